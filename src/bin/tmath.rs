@@ -1,0 +1,209 @@
+//! `tmath`: the calculator on the command line. `tmath --help` lists the flags.
+
+use std::process::ExitCode;
+use tmath::settings::{self, Kind, KEYS};
+use tmath::units::{format_count, format_sig};
+use tmath::{evaluate, Report, Settings};
+
+fn help() -> String {
+    let mut s = String::from(
+        "tmath — memory per GPU and compute of training a transformer (Transformer Math 101)\n\n\
+         USAGE:\n    tmath [--KEY VALUE | --KEY=VALUE]... [--json]\n\n\
+         Numbers take 7e9, 7000000000, 7B, 70b, 1.4T, 175M, 2k (k=1e3, M=1e6, B/G=1e9, T=1e12).\n\
+         Switches take no value (or 1/0, true/false, on/off).\n\nKEYS (the same names as the page's URL):\n",
+    );
+    for k in KEYS {
+        let what = match k.kind {
+            Kind::Real { min, max } => format!("number {min}–{max:e}"),
+            Kind::Whole { min, max } => format!("whole {min}–{max}"),
+            Kind::Switch => "switch".to_string(),
+            Kind::Choice => settings::choices(k.name).join(" | "),
+        };
+        s.push_str(&format!("    --{:<22} {}\n    {:<24} [{}]\n", k.name, k.help, "", what));
+    }
+    s.push_str(
+        "\nOUTPUT:\n    --json                   one JSON object (bytes as plain numbers)\n    \
+         --help                   this text\n\nEXAMPLE:\n    \
+         tmath --model llama-2-70b --gpus 16 --zero 3 --recompute full --seq-len 4096\n",
+    );
+    s
+}
+
+/// Reads `--key value`, `--key=value` and bare switches into pairs.
+fn parse_args(args: &[String]) -> Result<(Vec<(String, String)>, bool), String> {
+    let mut pairs = Vec::new();
+    let mut json = false;
+    let mut i = 0;
+    while i < args.len() {
+        let arg = &args[i];
+        i += 1;
+        let Some(flag) = arg.strip_prefix("--") else {
+            return Err(format!("unexpected argument '{arg}' (flags start with --; see --help)"));
+        };
+        let (name, inline) = match flag.split_once('=') {
+            Some((n, v)) => (n, Some(v.to_string())),
+            None => (flag, None),
+        };
+        if name == "json" {
+            json = true;
+            continue;
+        }
+        let key = settings::key(name).ok_or_else(|| format!("unknown flag '--{name}' (see --help)"))?;
+        let value = match (inline, key.kind) {
+            (Some(v), _) => v,
+            (None, Kind::Switch) => match args.get(i) {
+                Some(next) if !next.starts_with("--") => {
+                    i += 1;
+                    next.clone()
+                }
+                _ => "1".to_string(),
+            },
+            (None, _) => match args.get(i) {
+                Some(next) => {
+                    i += 1;
+                    next.clone()
+                }
+                None => return Err(format!("--{name} needs a value")),
+            },
+        };
+        pairs.push((name.to_string(), value));
+    }
+    Ok((pairs, json))
+}
+
+fn gb(x: tmath::Bytes) -> String {
+    format!("{:>10}", format_sig(x.get() / 1e9))
+}
+
+fn receipt(r: &Report) -> String {
+    let c = &r.config;
+    let m = &r.per_gpu;
+    let l = c.layout;
+    let mut s = String::new();
+    let name = c.model.map_or_else(|| format!("{} parameters", format_count(c.params.get())), |m| m.label.to_string());
+    s += &format!(
+        "{name}, {} precision, {}, ZeRO-{}, {} GPU(s) = t {} × p {} × d {}, {} ({} convention)\n\n",
+        c.precision,
+        c.optimizer,
+        c.zero.get(),
+        l.gpus(),
+        l.tp,
+        l.pp,
+        l.dp,
+        c.gpu.label,
+        c.convention
+    );
+    s += "MEMORY PER GPU                       GB (10⁹ bytes)\n";
+    s += &format!(
+        "  weights                    {}   {} bytes/param ÷ {}\n",
+        gb(m.model),
+        tmath::memory::model_bytes(c.precision).0,
+        r.divisors.model
+    );
+    s += &format!(
+        "  gradients                  {}   {} bytes/param ÷ {}\n",
+        gb(m.gradients),
+        tmath::memory::gradient_bytes(c.grad_dtype).0,
+        r.divisors.gradients
+    );
+    s += &format!(
+        "  optimizer states           {}   {} bytes/param ÷ {}{}\n",
+        gb(m.optimizer),
+        tmath::memory::optimizer_bytes(c.optimizer, c.precision).0,
+        r.divisors.optimizer,
+        if r.cpu_per_node.get() > 0.0 { " (offloaded to CPU)" } else { "" }
+    );
+    s += &format!(
+        "  activations                {}   recompute {}, s {} b {}\n",
+        gb(m.activations),
+        c.recompute,
+        c.seq_len,
+        c.micro_batch
+    );
+    s += &format!("  ZeRO-3 live params         {}\n", gb(m.zero3_live_params));
+    s += "  ───────────────────────────────────\n";
+    s += &format!("  total                      {}\n", gb(m.total()));
+    s += &format!(
+        "  GPU memory                 {}   ({} GiB)\n",
+        gb(r.gpu_mem()),
+        format_sig(c.gpu_mem_bytes / tmath::Bytes::GIB)
+    );
+    let verdict = if r.fits() {
+        format!("fits, {} GB headroom", format_sig(r.headroom().get() / 1e9))
+    } else {
+        format!("DOES NOT FIT: {} GB over", format_sig(-r.headroom().get() / 1e9))
+    };
+    s += &format!("  → {verdict}\n");
+    if r.cpu_per_node.get() > 0.0 {
+        s += &format!("  CPU memory per node        {}   (offloaded optimizer + fp32 gradients)\n", gb(r.cpu_per_node));
+    }
+    s += &format!("\nINFERENCE ({}, ×1.2)           {} GB\n", c.inference_dtype, format_sig(r.inference.get() / 1e9));
+    s += "\nCOMPUTE\n";
+    s += &format!(
+        "  FLOPs                      {:>10}   forward {} + backward {} + recompute {}\n",
+        format_sig(r.flops().get()),
+        format_sig(r.compute.forward.get()),
+        format_sig(r.compute.backward.get()),
+        format_sig(r.compute.recompute.get())
+    );
+    s += &format!("  PetaFLOP-days              {:>10}\n", format_sig(r.petaflop_days()));
+    s += &format!(
+        "  GPU-hours                  {:>10}   at {} TFLOP/s achieved per GPU\n",
+        format_sig(r.gpu_hours()),
+        format_sig(c.flops_per_gpu / 1e12)
+    );
+    s += &format!("  days on {:<6} GPUs        {:>10}\n", l.gpus(), format_sig(r.days()));
+    s += &format!(
+        "  cost (USD)                 {:>10}   at ${}/GPU-hour\n",
+        format_sig(r.cost_usd()),
+        c.usd_per_gpu_hour
+    );
+    s += &format!(
+        "\nCHINCHILLA  D/P = {} (compute-optimal 20): D = 20P = {} tokens; the article advises ≥ 200B\n",
+        format_sig(r.tokens_per_param()),
+        format_count(r.chinchilla_tokens().get())
+    );
+    s += &format!(
+        "PARALLELISM  global batch {} sequences ({} tokens), pipeline bubble {}%, DP traffic {} GB/GPU/step\n",
+        format_count(r.global_batch()),
+        format_count(r.tokens_per_step()),
+        format_sig(100.0 * r.bubble()),
+        format_sig(r.dp_comm().get() / 1e9)
+    );
+    for w in &r.warnings {
+        s += &format!("warning: {w}\n");
+    }
+    s
+}
+
+fn run(args: &[String]) -> Result<String, String> {
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        return Ok(help());
+    }
+    let (pairs, json) = parse_args(args)?;
+    let (settings, errors) = Settings::from_pairs(pairs);
+    if let Some(e) = errors.first() {
+        return Err(e.to_string());
+    }
+    let config = settings.resolve().map_err(|e| e.to_string())?;
+    let report = evaluate(&config);
+    if json {
+        serde_json::to_string_pretty(&report).map_err(|e| e.to_string())
+    } else {
+        Ok(receipt(&report))
+    }
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match run(&args) {
+        Ok(out) => {
+            println!("{out}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("tmath: error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}

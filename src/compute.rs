@@ -1,0 +1,86 @@
+//! Compute (article, "Compute Requirements"), time, money and Chinchilla.
+
+use crate::config::{Config, Recompute};
+use crate::units::{Flops, Params, Tokens};
+use serde::Serialize;
+
+/// C_forward ≈ 2·P·D, C_backward ≈ 4·P·D (article; Kaplan et al. 2020).
+/// With mixture-of-experts, P is the parameters active per token.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct ComputeBreakdown {
+    pub forward: Flops,
+    pub backward: Flops,
+    /// Forward work re-run by activation recomputation.
+    pub recompute: Flops,
+}
+
+impl ComputeBreakdown {
+    /// C = C_forward + C_backward (+ recomputation).
+    pub fn total(&self) -> Flops {
+        self.forward + self.backward + self.recompute
+    }
+}
+
+/// C ≈ 6·P·D, split into forward 2PD and backward 4PD.
+pub fn training_flops(active: Params, tokens: Tokens) -> ComputeBreakdown {
+    let pd = active.get() * tokens.get();
+    ComputeBreakdown { forward: Flops(2.0 * pd), backward: Flops(4.0 * pd), recompute: Flops(0.0) }
+}
+
+/// Extra forward work of recomputation. Full re-runs the forward pass: +2PD
+/// (C ≈ 8PD). Selective re-runs only the attention core (QKᵀ and attention
+/// over V): 4·s·h·L FLOPs per token (Korthikanti et al. 2022, §5). The article
+/// bounds it as 2PD ≤ C_forward ≤ 4PD.
+pub fn recompute_flops(c: &Config) -> Flops {
+    let pd = c.active_params.get() * c.tokens.get();
+    match c.recompute {
+        Recompute::None => Flops(0.0),
+        Recompute::Selective => {
+            Flops(4.0 * c.seq_len as f64 * c.arch.hidden as f64 * c.arch.layers as f64 * c.tokens.get()).min(2.0 * pd)
+        }
+        Recompute::Full => Flops(2.0 * pd),
+    }
+}
+
+impl Flops {
+    fn min(self, cap: f64) -> Flops {
+        Flops(self.0.min(cap))
+    }
+}
+
+/// The whole run's compute with recomputation.
+pub fn compute(c: &Config) -> ComputeBreakdown {
+    ComputeBreakdown { recompute: recompute_flops(c), ..training_flops(c.active_params, c.tokens) }
+}
+
+/// GPU-hours = C / τ / 3600, τ the achieved FLOP/s per GPU.
+pub fn gpu_hours(flops: Flops, flops_per_gpu: f64) -> f64 {
+    flops.get() / flops_per_gpu / 3600.0
+}
+
+/// T = C / (N·τ), in days.
+pub fn days(flops: Flops, gpus: u64, flops_per_gpu: f64) -> f64 {
+    flops.get() / (gpus as f64 * flops_per_gpu) / 86_400.0
+}
+
+/// PetaFLOP-days = C / (10¹⁵ · 86 400) (article, the scaling-law papers' unit).
+pub fn petaflop_days(flops: Flops) -> f64 {
+    flops.get() / (1e15 * 86_400.0)
+}
+
+/// Cost = GPU-hours × price per GPU-hour.
+pub fn cost_usd(gpu_hours: f64, usd_per_gpu_hour: f64) -> f64 {
+    gpu_hours * usd_per_gpu_hour
+}
+
+/// Compute-optimal tokens D = 20·P (Hoffmann et al. 2022, "Chinchilla"; article,
+/// "Parameter vs Dataset Tradeoffs").
+pub const CHINCHILLA_TOKENS_PER_PARAM: f64 = 20.0;
+
+/// The article: "We do not recommend training a LLM for less than 200B tokens."
+pub const MIN_RECOMMENDED_TOKENS: f64 = 200e9;
+
+/// D = 20·P.
+pub fn chinchilla_tokens(params: Params) -> Tokens {
+    Tokens(CHINCHILLA_TOKENS_PER_PARAM * params.get())
+}

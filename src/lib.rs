@@ -1,0 +1,29 @@
+//! Transformer Math 101 as code: memory per GPU and compute of training and
+//! serving a transformer (Anthony, Biderman, Schoelkopf, EleutherAI 2023), with
+//! ZeRO, 3D parallelism, mixed precision and folded tensor+sequence parallelism.
+//!
+//! Pure Rust, no web dependency: the command line `tmath` and the browser app
+//! both compute with it.
+//!
+//! ```
+//! let (settings, errors) = tmath::Settings::from_pairs([("params", "7B")]);
+//! assert!(errors.is_empty());
+//! let report = tmath::evaluate(&settings.resolve().unwrap());
+//! assert_eq!(report.per_gpu.model_states().get(), 112e9); // 16 bytes/param
+//! ```
+#![forbid(unsafe_code)]
+
+pub mod catalog;
+pub mod compute;
+pub mod config;
+pub mod fp;
+pub mod memory;
+pub mod parallel;
+pub mod report;
+pub mod settings;
+pub mod units;
+
+pub use config::Config;
+pub use report::{evaluate, Report, Warning};
+pub use settings::{ConfigError, SettingError, Settings};
+pub use units::{Bytes, Flops, Params, Tokens};

@@ -1,0 +1,209 @@
+//! Memory: inference, and training per GPU (article, "Memory Requirements" and
+//! "Distributed Training"; ZeRO paper; Korthikanti et al. 2022).
+
+use crate::config::*;
+use crate::units::{Bytes, BytesPerParam, Params};
+use serde::Serialize;
+
+/// Weights when serving: int8 = 1, fp16/bf16 = 2, fp32 = 4 bytes/param (article,
+/// "Model Weights"); int4 = 0.5 is a refinement.
+pub fn inference_weight_bytes(dtype: InferenceDtype) -> BytesPerParam {
+    BytesPerParam(match dtype {
+        InferenceDtype::Fp32 => 4.0,
+        InferenceDtype::Fp16 | InferenceDtype::Bf16 => 2.0,
+        InferenceDtype::Int8 => 1.0,
+        InferenceDtype::Int4 => 0.5,
+    })
+}
+
+/// Total_inference ≈ 1.2 × model memory (article, "Total Inference Memory":
+/// "in our experience this overhead is ≤ 20%").
+pub const INFERENCE_OVERHEAD: f64 = 1.2;
+
+/// Total_inference = 1.2 · bytes(dtype) · P. All parameters are held, even
+/// those of experts a token does not use.
+pub fn inference_memory(params: Params, dtype: InferenceDtype) -> Bytes {
+    params * inference_weight_bytes(dtype) * INFERENCE_OVERHEAD
+}
+
+/// memory_model: 4 bytes/param in fp32, 2 in fp16, bf16 or mixed (article, "Model Parameters").
+pub fn model_bytes(precision: Precision) -> BytesPerParam {
+    BytesPerParam(match precision {
+        Precision::Fp32 => 4.0,
+        Precision::Fp16 | Precision::Bf16 | Precision::Mixed => 2.0,
+    })
+}
+
+/// memory_gradients: 4 bytes/param in fp32, 2 in fp16 (article, "Gradients").
+pub fn gradient_bytes(dtype: GradDtype) -> BytesPerParam {
+    BytesPerParam(match dtype {
+        GradDtype::Fp32 => 4.0,
+        GradDtype::Fp16 => 2.0,
+    })
+}
+
+/// memory_optimizer = states + a 4-byte fp32 master copy when mixed (article,
+/// "Optimizer States"): AdamW 4 + 4 (+4) = 12, 8-bit Adam 1 + 1 (+4) = 6,
+/// SGD with momentum 4 (+4) = 8, SGD 0 (+4) = 4.
+pub fn optimizer_bytes(optimizer: Optimizer, precision: Precision) -> BytesPerParam {
+    let states = match optimizer {
+        Optimizer::AdamW => 8.0,
+        Optimizer::Adam8bit => 2.0,
+        Optimizer::SgdMomentum => 4.0,
+        Optimizer::Sgd => 0.0,
+    };
+    let master = if precision == Precision::Mixed { 4.0 } else { 0.0 };
+    BytesPerParam(states + master)
+}
+
+/// Activation bytes of one layer and one micro-batch, in units of s·b·h
+/// (Korthikanti et al. 2022, Table 2; the article's "Activations and Batch Size"):
+///
+/// | recompute | without sequence parallelism | with sequence parallelism |
+/// |---|---|---|
+/// | none | 10 + 24/t + 5·a·s/(h·t) | (34 + 5·a·s/h)/t |
+/// | selective | 10 + 24/t | 34/t |
+/// | full | 2 | 2/t |
+pub fn activation_factor(recompute: Recompute, sequence_parallel: bool, t: u64, a: u64, s: u64, h: u64) -> f64 {
+    let (t, a, s, h) = (t as f64, a as f64, s as f64, h as f64);
+    let attention = 5.0 * a * s / h;
+    match (recompute, sequence_parallel) {
+        (Recompute::None, false) => 10.0 + 24.0 / t + attention / t,
+        (Recompute::Selective, false) => 10.0 + 24.0 / t,
+        (Recompute::Full, false) => 2.0,
+        (Recompute::None, true) => (34.0 + attention) / t,
+        (Recompute::Selective, true) => 34.0 / t,
+        (Recompute::Full, true) => 2.0 / t,
+    }
+}
+
+/// Layers' worth of activations the busiest pipeline stage holds: with 1F1B
+/// the first stage keeps min(m, p) micro-batches of ⌈L/p⌉ layers, i.e. L
+/// layers when m ≥ p (article: pipeline parallelism does not shrink activations).
+pub fn layers_held(layers: u64, pp: u64, grad_accum: u64) -> f64 {
+    (layers.div_ceil(pp) * grad_accum.min(pp)) as f64
+}
+
+/// Activation memory per GPU: s·b·h · layers held · factor, ÷ t again with
+/// ZeRO-R activation partitioning (article, "Sharded Optimizers"), which
+/// sequence parallelism already does and is then not applied twice.
+pub fn activations(c: &Config) -> Bytes {
+    let t = c.layout.tp;
+    let sp = (c.sequence_parallel || c.tsp) && t > 1;
+    let factor = activation_factor(c.recompute, sp, t, c.arch.heads, c.seq_len, c.arch.hidden);
+    let sbh = c.seq_len as f64 * c.micro_batch as f64 * c.arch.hidden as f64;
+    let bytes = Bytes(sbh * layers_held(c.arch.layers, c.layout.pp, c.grad_accum) * factor);
+    if c.partition_activations && !sp {
+        bytes / t as f64
+    } else {
+        bytes
+    }
+}
+
+/// How far each model state is divided over the GPUs.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Divisors {
+    pub model: f64,
+    pub gradients: f64,
+    pub optimizer: f64,
+}
+
+/// Divisors of the model states (article, "Sharded Optimizers" and "3D Parallelism"):
+///
+/// - article: M/(p·t), G/p, O/(p·t); ZeRO-1 O/N; ZeRO-2 also G/(p·d); ZeRO-3 also M/N.
+///   (The article divides gradients by p only; kept verbatim.)
+/// - megatron (and TSP): every state ÷ t·p, then ZeRO divides by d as above.
+pub fn divisors(c: &Config) -> Divisors {
+    let Layout { tp, pp, dp } = c.layout;
+    let (t, p, d) = (tp as f64, pp as f64, dp as f64);
+    let z = c.zero;
+    let grad_base = match (c.convention, c.tsp) {
+        (Convention::Article, false) => p,
+        _ => t * p,
+    };
+    Divisors {
+        model: t * p * if z.shards_params() { d } else { 1.0 },
+        gradients: grad_base * if z.shards_gradients() { d } else { 1.0 },
+        optimizer: t * p * if z.shards_optimizer() { d } else { 1.0 },
+    }
+}
+
+/// The bars of one GPU's memory. Parts map one-to-one to the chart's segments;
+/// the total is derived, never stored.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct MemoryBreakdown {
+    pub model: Bytes,
+    pub gradients: Bytes,
+    pub optimizer: Bytes,
+    pub activations: Bytes,
+    pub zero3_live_params: Bytes,
+}
+
+impl MemoryBreakdown {
+    pub fn total(&self) -> Bytes {
+        self.parts().iter().map(|(_, b)| *b).sum()
+    }
+    /// Weights, gradients and optimizer states (the ZeRO paper's "model states").
+    pub fn model_states(&self) -> Bytes {
+        self.model + self.gradients + self.optimizer
+    }
+    /// Segments in stacking order, with their JSON names.
+    pub fn parts(&self) -> [(&'static str, Bytes); 5] {
+        [
+            ("model", self.model),
+            ("gradients", self.gradients),
+            ("optimizer", self.optimizer),
+            ("activations", self.activations),
+            ("zero3_live_params", self.zero3_live_params),
+        ]
+    }
+}
+
+/// ZeRO-3 live parameters: parameters gathered at once (DeepSpeed
+/// `stage3_max_live_parameters`, default 1e9) × model bytes, capped at the
+/// model-parallel shard (a rank never gathers more than its t·p slice).
+pub fn zero3_live_params(c: &Config) -> Bytes {
+    if !c.zero.shards_params() {
+        return Bytes(0.0);
+    }
+    let shard = c.params.get() / c.layout.model_parallel() as f64;
+    Params(c.max_live_params.get().min(shard)) * model_bytes(c.precision)
+}
+
+/// The optimizer's bytes per GPU when it stays on the GPU.
+fn optimizer_on_gpu(c: &Config, d: &Divisors) -> Bytes {
+    c.params * optimizer_bytes(c.optimizer, c.precision) / d.optimizer
+}
+
+/// Memory per GPU for training: model + gradients + optimizer + activations
+/// (+ ZeRO-3 live params) (article, "Total Training Memory"), each divided as
+/// [`divisors`] says. With optimizer offload the optimizer leaves the GPU.
+pub fn training_memory(c: &Config) -> MemoryBreakdown {
+    let d = divisors(c);
+    let optimizer = match c.offload {
+        Offload::None => optimizer_on_gpu(c, &d),
+        Offload::Optimizer => Bytes(0.0),
+    };
+    MemoryBreakdown {
+        model: (c.params * model_bytes(c.precision) / d.model).whole(),
+        gradients: (c.params * gradient_bytes(c.grad_dtype) / d.gradients).whole(),
+        optimizer: optimizer.whole(),
+        activations: activations(c).whole(),
+        zero3_live_params: zero3_live_params(c).whole(),
+    }
+}
+
+/// GPUs sharing one node's CPU memory (an 8-GPU server).
+pub const GPUS_PER_NODE: u64 = 8;
+
+/// CPU memory per node under ZeRO-Offload (Ren et al. 2021): each GPU's
+/// optimizer shard plus its fp32 gradient copy (4 bytes/param, sharded like the
+/// optimizer), for the GPUs of one node. Zero without offload.
+pub fn cpu_offload_per_node(c: &Config) -> Bytes {
+    if c.offload == Offload::None {
+        return Bytes(0.0);
+    }
+    let d = divisors(c);
+    let per_gpu = optimizer_on_gpu(c, &d) + c.params * BytesPerParam(4.0) / d.optimizer;
+    (per_gpu * c.layout.gpus().min(GPUS_PER_NODE) as f64).whole()
+}

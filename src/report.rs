@@ -1,0 +1,315 @@
+//! One evaluation of a [`Config`]: every number the CLI, the JSON and the page show.
+
+use crate::compute::{self, ComputeBreakdown, MIN_RECOMMENDED_TOKENS};
+use crate::config::*;
+use crate::memory::{self, MemoryBreakdown};
+use crate::parallel;
+use crate::units::{format_count, Bytes, Flops, Params, Tokens};
+use serde::ser::{SerializeStruct, Serializer};
+use serde::Serialize;
+use std::fmt;
+
+/// A rule of the article (or a paper) that the configuration bends. Each
+/// carries its data so the page can word it in Korean or English.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Warning {
+    /// TP beyond one node crosses the slow inter-node link (article, "3D Parallelism").
+    TpAcrossNodes { tp: u64 },
+    /// DeepSpeed blocks PP with ZeRO-2/3 (article, "Sharded Optimizers + 3D Parallelism").
+    PipelineWithZero23 { zero: u8 },
+    /// p does not divide L: stages are uneven; the busiest holds ⌈L/p⌉ layers.
+    PipelineUneven { layers: u64, pp: u64 },
+    /// m < p: the pipeline never fills; bubble (p−1)/m.
+    FewMicroBatches { grad_accum: u64, pp: u64 },
+    /// D < 200B tokens (article: "we do not recommend training a LLM for less than 200B tokens").
+    TokensBelowFloor { tokens: f64 },
+    /// The given P is far from 12·L·h² + V·h: activations follow the shape, not P.
+    ShapeMismatch { params: f64, shape_params: f64 },
+    /// Sequence parallelism with t = 1 does nothing.
+    SequenceParallelWithoutTp,
+    /// Both partition activations across the TP ranks; counted once.
+    PartitionWithSequenceParallel,
+    /// τ above the datasheet peak.
+    TflopsAbovePeak { tflops: f64, peak: f64 },
+    /// Article: below 115 TFLOP/s per A100 something is wrong.
+    A100BelowExpected { tflops: f64 },
+    /// Offload needs ZeRO (ZeRO-Offload builds on ZeRO-2; DeepSpeed allows 1–3).
+    OffloadWithoutZero,
+    /// ZeRO-3 live parameters exceed what sharding saved.
+    LiveParamsLarge,
+}
+
+impl Warning {
+    /// A stable identifier (the page's translation key).
+    pub fn code(&self) -> &'static str {
+        match self {
+            Warning::TpAcrossNodes { .. } => "tp-across-nodes",
+            Warning::PipelineWithZero23 { .. } => "pipeline-with-zero23",
+            Warning::PipelineUneven { .. } => "pipeline-uneven",
+            Warning::FewMicroBatches { .. } => "few-micro-batches",
+            Warning::TokensBelowFloor { .. } => "tokens-below-floor",
+            Warning::ShapeMismatch { .. } => "shape-mismatch",
+            Warning::SequenceParallelWithoutTp => "sequence-parallel-without-tp",
+            Warning::PartitionWithSequenceParallel => "partition-with-sequence-parallel",
+            Warning::TflopsAbovePeak { .. } => "tflops-above-peak",
+            Warning::A100BelowExpected { .. } => "a100-below-expected",
+            Warning::OffloadWithoutZero => "offload-without-zero",
+            Warning::LiveParamsLarge => "live-params-large",
+        }
+    }
+
+    /// The URL key of the control that causes it (where the page shows it).
+    pub fn key(&self) -> &'static str {
+        match self {
+            Warning::TpAcrossNodes { .. } | Warning::SequenceParallelWithoutTp => "tp",
+            Warning::PipelineWithZero23 { .. } => "zero",
+            Warning::PipelineUneven { .. } => "pp",
+            Warning::FewMicroBatches { .. } => "grad-accum",
+            Warning::TokensBelowFloor { .. } => "tokens",
+            Warning::ShapeMismatch { .. } => "params",
+            Warning::PartitionWithSequenceParallel => "partition-activations",
+            Warning::TflopsAbovePeak { .. } | Warning::A100BelowExpected { .. } => "tflops",
+            Warning::OffloadWithoutZero => "offload",
+            Warning::LiveParamsLarge => "max-live-params",
+        }
+    }
+}
+
+impl fmt::Display for Warning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Warning::TpAcrossNodes { tp } => write!(f, "tensor parallelism {tp} > 8 crosses the slow inter-node link"),
+            Warning::PipelineWithZero23 { zero } => {
+                write!(f, "pipeline parallelism with ZeRO-{zero} is blocked in DeepSpeed (gradient sharding vs gradient accumulation)")
+            }
+            Warning::PipelineUneven { layers, pp } => {
+                write!(f, "pp {pp} does not divide the {layers} layers: the busiest stage holds {} layers", layers.div_ceil(*pp))
+            }
+            Warning::FewMicroBatches { grad_accum, pp } => write!(
+                f,
+                "{grad_accum} micro-batches for {pp} pipeline stages: the pipeline never fills (bubble {:.0}%)",
+                100.0 * parallel::bubble_fraction(*pp, *grad_accum)
+            ),
+            Warning::TokensBelowFloor { tokens } => write!(
+                f,
+                "{} tokens: the article advises against training an LLM on fewer than 200B tokens",
+                format_count(*tokens)
+            ),
+            Warning::ShapeMismatch { params, shape_params } => write!(
+                f,
+                "P = {} but the shape (12·L·h² + V·h) gives {}: activations follow the shape",
+                format_count(*params),
+                format_count(*shape_params)
+            ),
+            Warning::SequenceParallelWithoutTp => write!(f, "sequence parallelism needs tp > 1 to change anything"),
+            Warning::PartitionWithSequenceParallel => {
+                write!(f, "activation partitioning and sequence parallelism both split activations over tp: counted once")
+            }
+            Warning::TflopsAbovePeak { tflops, peak } => {
+                write!(f, "{tflops} TFLOP/s achieved is above the datasheet peak of {peak}")
+            }
+            Warning::A100BelowExpected { tflops } => write!(
+                f,
+                "{tflops} TFLOP/s per A100: the article says ~120 should always be reachable and below 115 something is wrong"
+            ),
+            Warning::OffloadWithoutZero => write!(f, "ZeRO-Offload shards the offloaded optimizer: use ZeRO 1–3"),
+            Warning::LiveParamsLarge => {
+                write!(f, "ZeRO-3 live parameters outweigh the sharded weights: lower max-live-params")
+            }
+        }
+    }
+}
+
+/// Everything evaluated for one configuration.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Report {
+    pub config: Config,
+    pub per_gpu: MemoryBreakdown,
+    pub divisors: memory::Divisors,
+    pub inference: Bytes,
+    pub compute: ComputeBreakdown,
+    pub cpu_per_node: Bytes,
+    pub warnings: Vec<Warning>,
+}
+
+impl Report {
+    pub fn gpu_mem(&self) -> Bytes {
+        Bytes(self.config.gpu_mem_bytes)
+    }
+    /// Whether the per-GPU total is within the GPU's memory.
+    pub fn fits(&self) -> bool {
+        self.per_gpu.total().get() <= self.config.gpu_mem_bytes
+    }
+    /// Capacity minus need: headroom when positive, the shortfall when negative.
+    pub fn headroom(&self) -> Bytes {
+        Bytes(self.config.gpu_mem_bytes - self.per_gpu.total().get())
+    }
+    pub fn flops(&self) -> Flops {
+        self.compute.total()
+    }
+    pub fn gpu_hours(&self) -> f64 {
+        compute::gpu_hours(self.flops(), self.config.flops_per_gpu)
+    }
+    pub fn days(&self) -> f64 {
+        compute::days(self.flops(), self.config.layout.gpus(), self.config.flops_per_gpu)
+    }
+    pub fn petaflop_days(&self) -> f64 {
+        compute::petaflop_days(self.flops())
+    }
+    pub fn cost_usd(&self) -> f64 {
+        compute::cost_usd(self.gpu_hours(), self.config.usd_per_gpu_hour)
+    }
+    pub fn chinchilla_tokens(&self) -> Tokens {
+        compute::chinchilla_tokens(self.config.params)
+    }
+    /// D/P, against Chinchilla's 20.
+    pub fn tokens_per_param(&self) -> f64 {
+        self.config.tokens.get() / self.config.params.get()
+    }
+    pub fn bubble(&self) -> f64 {
+        parallel::bubble_fraction(self.config.layout.pp, self.config.grad_accum)
+    }
+    pub fn global_batch(&self) -> f64 {
+        parallel::global_batch(&self.config)
+    }
+    pub fn tokens_per_step(&self) -> f64 {
+        parallel::tokens_per_step(&self.config)
+    }
+    pub fn dp_comm(&self) -> Bytes {
+        parallel::dp_comm_bytes(&self.config)
+    }
+    /// The same configuration under another ZeRO stage (the ZeRO paper's figure).
+    pub fn with_zero(&self, zero: ZeroStage) -> Report {
+        evaluate(&Config { zero, ..self.config.clone() })
+    }
+}
+
+/// The rules of [`Warning`] that `c` bends.
+pub fn warnings(c: &Config) -> Vec<Warning> {
+    let mut w = Vec::new();
+    let Layout { tp, pp, .. } = c.layout;
+    if tp > memory::GPUS_PER_NODE {
+        w.push(Warning::TpAcrossNodes { tp });
+    }
+    if pp > 1 && c.zero.shards_gradients() {
+        w.push(Warning::PipelineWithZero23 { zero: c.zero.get() });
+    }
+    if !c.arch.layers.is_multiple_of(pp) {
+        w.push(Warning::PipelineUneven { layers: c.arch.layers, pp });
+    }
+    if pp > 1 && c.grad_accum < pp {
+        w.push(Warning::FewMicroBatches { grad_accum: c.grad_accum, pp });
+    }
+    if c.tokens.get() < MIN_RECOMMENDED_TOKENS {
+        w.push(Warning::TokensBelowFloor { tokens: c.tokens.get() });
+    }
+    let shape = c.arch.approx_params().get();
+    let ratio = c.params.get() / shape;
+    if !(0.5..=2.0).contains(&ratio) {
+        w.push(Warning::ShapeMismatch { params: c.params.get(), shape_params: shape });
+    }
+    if (c.sequence_parallel || c.tsp) && tp == 1 {
+        w.push(Warning::SequenceParallelWithoutTp);
+    }
+    if c.partition_activations && (c.sequence_parallel || c.tsp) && tp > 1 {
+        w.push(Warning::PartitionWithSequenceParallel);
+    }
+    let tflops = c.flops_per_gpu / 1e12;
+    if tflops > c.gpu.peak_tflops {
+        w.push(Warning::TflopsAbovePeak { tflops, peak: c.gpu.peak_tflops });
+    }
+    if c.gpu.name.starts_with("a100") && tflops < 115.0 {
+        w.push(Warning::A100BelowExpected { tflops });
+    }
+    if c.offload == Offload::Optimizer && !c.zero.shards_optimizer() {
+        w.push(Warning::OffloadWithoutZero);
+    }
+    if c.zero.shards_params() {
+        let m = memory::training_memory(c);
+        if m.zero3_live_params > m.model {
+            w.push(Warning::LiveParamsLarge);
+        }
+    }
+    w
+}
+
+/// Evaluates every formula once.
+pub fn evaluate(c: &Config) -> Report {
+    Report {
+        per_gpu: memory::training_memory(c),
+        divisors: memory::divisors(c),
+        inference: memory::inference_memory(c.params, c.inference_dtype).whole(),
+        compute: compute::compute(c),
+        cpu_per_node: memory::cpu_offload_per_node(c),
+        warnings: warnings(c),
+        config: c.clone(),
+    }
+}
+
+/// Parameters as a bare number in JSON.
+fn p(x: Params) -> f64 {
+    x.get()
+}
+
+/// The SPEC's JSON object (all keys always present), then details it allows.
+impl Serialize for Report {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct PerGpu {
+            model: f64,
+            gradients: f64,
+            optimizer: f64,
+            activations: f64,
+            zero3_live_params: f64,
+            total: f64,
+        }
+        let c = &self.config;
+        let m = &self.per_gpu;
+        let mut o = s.serialize_struct("Report", 32)?;
+        o.serialize_field("params", &p(c.params))?;
+        o.serialize_field("active_params", &p(c.active_params))?;
+        o.serialize_field("tokens", &c.tokens.get())?;
+        o.serialize_field("gpus", &c.layout.gpus())?;
+        o.serialize_field("tp", &c.layout.tp)?;
+        o.serialize_field("pp", &c.layout.pp)?;
+        o.serialize_field("dp", &c.layout.dp)?;
+        o.serialize_field(
+            "per_gpu_bytes",
+            &PerGpu {
+                model: m.model.get(),
+                gradients: m.gradients.get(),
+                optimizer: m.optimizer.get(),
+                activations: m.activations.get(),
+                zero3_live_params: m.zero3_live_params.get(),
+                total: m.total().get(),
+            },
+        )?;
+        o.serialize_field("gpu_mem_bytes", &c.gpu_mem_bytes)?;
+        o.serialize_field("fits", &self.fits())?;
+        o.serialize_field("inference_bytes", &self.inference.get())?;
+        o.serialize_field("flops", &self.flops().get())?;
+        o.serialize_field("gpu_hours", &self.gpu_hours())?;
+        o.serialize_field("days", &self.days())?;
+        o.serialize_field("petaflop_days", &self.petaflop_days())?;
+        o.serialize_field("cost_usd", &self.cost_usd())?;
+        o.serialize_field("chinchilla_tokens", &self.chinchilla_tokens().get())?;
+        o.serialize_field("warnings", &self.warnings.iter().map(|w| w.to_string()).collect::<Vec<_>>())?;
+        // Details beyond the SPEC's required keys.
+        o.serialize_field("warning_codes", &self.warnings.iter().map(|w| w.code()).collect::<Vec<_>>())?;
+        o.serialize_field("model_states_bytes", &m.model_states().get())?;
+        o.serialize_field("cpu_bytes_per_node", &self.cpu_per_node.get())?;
+        o.serialize_field("flops_forward", &self.compute.forward.get())?;
+        o.serialize_field("flops_backward", &self.compute.backward.get())?;
+        o.serialize_field("flops_recompute", &self.compute.recompute.get())?;
+        o.serialize_field("tokens_per_param", &self.tokens_per_param())?;
+        o.serialize_field("pipeline_bubble", &self.bubble())?;
+        o.serialize_field("global_batch", &self.global_batch())?;
+        o.serialize_field("tokens_per_step", &self.tokens_per_step())?;
+        o.serialize_field("dp_comm_bytes_per_step", &self.dp_comm().get())?;
+        o.serialize_field("tflops", &(c.flops_per_gpu / 1e12))?;
+        o.serialize_field("usd_per_gpu_hour", &c.usd_per_gpu_hour)?;
+        o.serialize_field("convention", &c.convention)?;
+        o.serialize_field("zero", &c.zero)?;
+        o.end()
+    }
+}

@@ -1,0 +1,298 @@
+//! Typed quantities: parameters, tokens, bytes and FLOPs never mix by accident.
+//!
+//! Each is an `f64` newtype: counts reach 1e15 parameters and 1e24 FLOPs, far
+//! beyond any integer the formulas could multiply without overflow.
+
+use serde::Serialize;
+use std::fmt;
+use std::iter::Sum;
+use std::ops::{Add, Div, Mul};
+
+macro_rules! quantity {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, Default, PartialEq, PartialOrd, Serialize)]
+        #[serde(transparent)]
+        pub struct $name(pub f64);
+
+        impl $name {
+            /// The plain number.
+            pub const fn get(self) -> f64 {
+                self.0
+            }
+        }
+
+        impl Add for $name {
+            type Output = Self;
+            fn add(self, rhs: Self) -> Self {
+                Self(self.0 + rhs.0)
+            }
+        }
+
+        /// Scaling by a dimensionless factor (a sharding divisor, an overhead).
+        impl Mul<f64> for $name {
+            type Output = Self;
+            fn mul(self, rhs: f64) -> Self {
+                Self(self.0 * rhs)
+            }
+        }
+
+        impl Div<f64> for $name {
+            type Output = Self;
+            fn div(self, rhs: f64) -> Self {
+                Self(self.0 / rhs)
+            }
+        }
+
+        /// The ratio of two like quantities is a plain number.
+        impl Div for $name {
+            type Output = f64;
+            fn div(self, rhs: Self) -> f64 {
+                self.0 / rhs.0
+            }
+        }
+
+        impl Sum for $name {
+            fn sum<I: Iterator<Item = Self>>(iter: I) -> Self {
+                Self(iter.map(|q| q.0).sum())
+            }
+        }
+    };
+}
+
+quantity!(
+    /// A number of model parameters (P).
+    Params
+);
+quantity!(
+    /// A number of training tokens (D).
+    Tokens
+);
+quantity!(
+    /// A number of bytes of memory.
+    Bytes
+);
+quantity!(
+    /// A number of floating-point operations (not a rate).
+    Flops
+);
+
+/// Bytes that one parameter occupies in some role (weights, gradients, optimizer).
+#[derive(Clone, Copy, Debug, Default, PartialEq, PartialOrd, Serialize)]
+#[serde(transparent)]
+pub struct BytesPerParam(pub f64);
+
+impl Mul<BytesPerParam> for Params {
+    type Output = Bytes;
+    fn mul(self, rhs: BytesPerParam) -> Bytes {
+        Bytes(self.0 * rhs.0)
+    }
+}
+
+impl Bytes {
+    /// 10⁹ bytes: the article's unit.
+    pub const GB: f64 = 1e9;
+    /// 2³⁰ bytes.
+    pub const GIB: f64 = 1_073_741_824.0;
+
+    /// Rounded to a whole byte: memory is counted in bytes, and the browser and
+    /// the JSON output must show the very same integer.
+    pub fn whole(self) -> Self {
+        Self(self.0.round())
+    }
+}
+
+/// Display units for bytes: the article's GB (10⁹) or GiB (2³⁰).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ByteUnit {
+    #[default]
+    Gb,
+    Gib,
+}
+
+impl ByteUnit {
+    pub fn bytes(self) -> f64 {
+        match self {
+            ByteUnit::Gb => Bytes::GB,
+            ByteUnit::Gib => Bytes::GIB,
+        }
+    }
+    pub fn symbol(self) -> &'static str {
+        match self {
+            ByteUnit::Gb => "GB",
+            ByteUnit::Gib => "GiB",
+        }
+    }
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ByteUnit::Gb => "gb",
+            ByteUnit::Gib => "gib",
+        }
+    }
+    pub fn parse(s: &str) -> Option<Self> {
+        match s.to_ascii_lowercase().as_str() {
+            "gb" => Some(ByteUnit::Gb),
+            "gib" => Some(ByteUnit::Gib),
+            _ => None,
+        }
+    }
+    /// `bytes` in this unit, e.g. "14.0 GB".
+    pub fn format(self, bytes: Bytes) -> String {
+        format!("{} {}", format_sig(bytes.get() / self.bytes()), self.symbol())
+    }
+}
+
+/// Why a number could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NumberError {
+    Empty,
+    NotANumber,
+    NotFinite,
+    Negative,
+}
+
+impl fmt::Display for NumberError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            NumberError::Empty => "is empty",
+            NumberError::NotANumber => "is not a number (try 7e9, 7B, 1.4T, 2k)",
+            NumberError::NotFinite => "is not a finite number",
+            NumberError::Negative => "must not be negative",
+        })
+    }
+}
+
+/// Reads `7e9`, `7000000000`, `7B`, `70b`, `1.4T`, `175M`, `2k`, `1_000`:
+/// k = 10³, M = 10⁶, B or G = 10⁹, T = 10¹² (case does not matter).
+pub fn parse_number(text: &str) -> Result<f64, NumberError> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Err(NumberError::Empty);
+    }
+    let cleaned: String = text.chars().filter(|&c| c != '_').collect();
+    let (digits, scale) = match cleaned.chars().last() {
+        Some(c) if c.is_ascii_alphabetic() && !cleaned.eq_ignore_ascii_case("inf") => {
+            let scale = match c.to_ascii_lowercase() {
+                'k' => 1e3,
+                'm' => 1e6,
+                'b' | 'g' => 1e9,
+                't' => 1e12,
+                _ => return Err(NumberError::NotANumber),
+            };
+            (&cleaned[..cleaned.len() - 1], scale)
+        }
+        _ => (cleaned.as_str(), 1.0),
+    };
+    // Rust's parser accepts "inf" and "NaN"; neither is a size.
+    if !digits.chars().all(|c| c.is_ascii_digit() || matches!(c, '.' | 'e' | 'E' | '+' | '-'))
+        || !digits.chars().any(|c| c.is_ascii_digit())
+    {
+        return Err(if digits.to_ascii_lowercase().contains("inf") {
+            NumberError::NotFinite
+        } else {
+            NumberError::NotANumber
+        });
+    }
+    let value: f64 = digits.parse().map_err(|_| NumberError::NotANumber)?;
+    let value = value * scale;
+    if !value.is_finite() {
+        return Err(NumberError::NotFinite);
+    }
+    if value < 0.0 {
+        return Err(NumberError::Negative);
+    }
+    Ok(value)
+}
+
+/// Three significant digits, no exponent below 10¹⁵: `14.0`, `0.123`, `1.41e24`.
+pub fn format_sig(x: f64) -> String {
+    if !x.is_finite() {
+        return "—".into();
+    }
+    let a = x.abs();
+    if a == 0.0 {
+        return "0".into();
+    }
+    if !(1e-3..1e15).contains(&a) {
+        return format!("{x:.2e}");
+    }
+    let decimals = (2 - a.log10().floor() as i32).max(0) as usize;
+    format!("{x:.decimals$}")
+}
+
+/// A count in words the article uses: `7B`, `1.4T`, `175M`.
+pub fn format_count(x: f64) -> String {
+    let a = x.abs();
+    let (scaled, suffix) = if a >= 1e12 {
+        (x / 1e12, "T")
+    } else if a >= 1e9 {
+        (x / 1e9, "B")
+    } else if a >= 1e6 {
+        (x / 1e6, "M")
+    } else if a >= 1e3 {
+        (x / 1e3, "k")
+    } else {
+        (x, "")
+    };
+    let s = format_sig(scaled);
+    // "7.00B" reads worse than "7B": drop trailing zeros of the fraction.
+    let s =
+        if s.contains('.') && !s.contains('e') { s.trim_end_matches('0').trim_end_matches('.').to_string() } else { s };
+    format!("{s}{suffix}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_in_every_form_the_spec_lists() {
+        for (text, value) in [
+            ("7e9", 7e9),
+            ("7000000000", 7e9),
+            ("7B", 7e9),
+            ("70b", 70e9),
+            ("1.4T", 1.4e12),
+            ("175M", 175e6),
+            ("2k", 2e3),
+            ("1_000", 1e3),
+            (" 80 ", 80.0),
+            ("7G", 7e9),
+            ("0", 0.0),
+        ] {
+            assert_eq!(parse_number(text), Ok(value), "{text}");
+        }
+    }
+
+    #[test]
+    fn bad_numbers_are_errors_not_panics() {
+        for (text, err) in [
+            ("", NumberError::Empty),
+            ("seven", NumberError::NotANumber),
+            ("7X", NumberError::NotANumber),
+            ("-5", NumberError::Negative),
+            ("NaN", NumberError::NotANumber),
+            ("inf", NumberError::NotFinite),
+            ("Infinity", NumberError::NotANumber),
+            ("1e400", NumberError::NotFinite),
+            ("B", NumberError::NotANumber),
+            ("1..2", NumberError::NotANumber),
+            ("７", NumberError::NotANumber),
+        ] {
+            assert_eq!(parse_number(text), Err(err), "{text}");
+        }
+    }
+
+    #[test]
+    fn formatting() {
+        assert_eq!(format_sig(14.0), "14.0");
+        assert_eq!(format_sig(0.1234), "0.123");
+        assert_eq!(format_sig(123456.0), "123456");
+        assert_eq!(format_sig(5.88e23), "5.88e23");
+        assert_eq!(format_count(7e9), "7B");
+        assert_eq!(format_count(1.4e12), "1.4T");
+        assert_eq!(format_count(6.74e9), "6.74B");
+        assert_eq!(ByteUnit::Gb.format(Bytes(14e9)), "14.0 GB");
+    }
+}

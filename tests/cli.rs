@@ -1,0 +1,117 @@
+//! The `tmath` command line: JSON, receipt, help and one-line errors with exit code 2.
+
+use std::process::Command;
+
+fn tmath(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_tmath")).args(args).output().expect("runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}
+
+#[test]
+fn json_has_every_spec_key() {
+    let (code, out, err) = tmath(&["--params", "7B", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    for key in [
+        "params",
+        "active_params",
+        "tokens",
+        "gpus",
+        "tp",
+        "pp",
+        "dp",
+        "per_gpu_bytes",
+        "gpu_mem_bytes",
+        "fits",
+        "inference_bytes",
+        "flops",
+        "gpu_hours",
+        "days",
+        "petaflop_days",
+        "cost_usd",
+        "chinchilla_tokens",
+        "warnings",
+    ] {
+        assert!(v.get(key).is_some(), "missing {key}");
+    }
+    for key in ["model", "gradients", "optimizer", "activations", "zero3_live_params", "total"] {
+        assert!(v["per_gpu_bytes"].get(key).is_some(), "missing per_gpu_bytes.{key}");
+    }
+    assert_eq!(v["per_gpu_bytes"]["optimizer"], 84e9);
+}
+
+/// The SPEC's check values, through the binary.
+#[test]
+fn json_reproduces_spec_check_values() {
+    let json = |args: &[&str]| -> serde_json::Value {
+        let mut a = args.to_vec();
+        a.push("--json");
+        let (code, out, err) = tmath(&a);
+        assert_eq!(code, 0, "{err}");
+        serde_json::from_str(&out).unwrap()
+    };
+    let v = json(&["--params", "7B"]);
+    assert_eq!(v["model_states_bytes"], 112e9);
+    assert_eq!(v["inference_bytes"], 16.8e9);
+    for (zero, gb) in [("0", 120.0), ("1", 31.40625), ("2", 16.640625), ("3", 1.875)] {
+        let v = json(&["--params", "7.5B", "--gpus", "64", "--zero", zero]);
+        assert_eq!(v["model_states_bytes"].as_f64().unwrap(), gb * 1e9, "ZeRO-{zero}");
+    }
+    let v = json(&["--params=70B", "--tokens=1.4T"]);
+    assert_eq!(v["flops"].as_f64().unwrap(), 6.0 * 70e9 * 1.4e12);
+    assert_eq!(v["chinchilla_tokens"].as_f64().unwrap(), 1.4e12);
+    let v = json(&["--pp", "4", "--grad-accum", "16"]);
+    assert_eq!(v["pipeline_bubble"], 0.1875);
+}
+
+#[test]
+fn switches_take_an_optional_value() {
+    let (_, a, _) = tmath(&["--tp", "8", "--sequence-parallel", "--json"]);
+    let (_, b, _) = tmath(&["--tp", "8", "--sequence-parallel", "1", "--json"]);
+    let (_, c, _) = tmath(&["--tp", "8", "--json"]);
+    assert_eq!(a, b);
+    assert_ne!(a, c);
+}
+
+#[test]
+fn receipt_and_help() {
+    let (code, out, _) =
+        tmath(&["--model", "llama-2-70b", "--gpus", "16", "--zero", "3", "--recompute", "full", "--seq-len", "4096"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("fits"), "{out}");
+    assert!(out.contains("GB"));
+    let (code, out, _) = tmath(&["--help"]);
+    assert_eq!(code, 0);
+    for k in tmath::settings::KEYS {
+        assert!(out.contains(&format!("--{}", k.name)), "--help lacks --{}", k.name);
+    }
+}
+
+#[test]
+fn bad_input_is_one_line_and_exit_2() {
+    for (args, needle) in [
+        (&["--bogus", "1"][..], "unknown flag"),
+        (&["--params", "seven"], "not a number"),
+        (&["--params", "-7B"], "negative"),
+        (&["--gpus", "0"], "gpus"),
+        (&["--gpus", "16", "--tp", "2", "--dp", "4"], "≠"),
+        (&["--tp", "3"], "does not divide"),
+        (&["--zero", "4"], "zero"),
+        (&["--zero", "1.5"], "whole"),
+        (&["--params"], "needs a value"),
+        (&["--precision", "fp8"], "not one of"),
+        (&["stray"], "unexpected argument"),
+        (&["--params", "1e400"], "finite"),
+    ] {
+        let (code, out, err) = tmath(args);
+        assert_eq!(code, 2, "{args:?}");
+        assert!(out.is_empty(), "{args:?}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+        assert!(!err.contains("panicked"));
+    }
+}

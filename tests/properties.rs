@@ -1,0 +1,181 @@
+//! Properties over the whole input domain (proptest): 1 to 1e15 parameters,
+//! 1 to 1e6 GPUs, every enum value.
+
+mod common;
+use proptest::prelude::*;
+use tmath::config::{Convention, GradDtype, Offload, Optimizer, Precision, Recompute, ZeroStage};
+use tmath::{evaluate, Settings};
+
+fn log_uniform(lo: f64, hi: f64) -> impl Strategy<Value = f64> {
+    (lo.log10()..=hi.log10()).prop_map(|e| 10f64.powf(e).round().max(1.0))
+}
+
+prop_compose! {
+    fn any_settings()(
+        params in log_uniform(1.0, 1e15),
+        tokens in log_uniform(1.0, 1e15),
+        seq_len in 1u64..=131_072,
+        micro_batch in 1u64..=64,
+        grad_accum in 1u64..=512,
+        hidden in 1u64..=65_536,
+        layers in 1u64..=512,
+        tp_exp in 0u32..=6,
+        heads_mult in 1u64..=32,
+        pp in 1u64..=128,
+        dp in 1u64..=1_000_000,
+        precision in prop::sample::select(Precision::ALL),
+        grad in prop::option::of(prop::sample::select(GradDtype::ALL)),
+        optimizer in prop::sample::select(Optimizer::ALL),
+        recompute in prop::sample::select(Recompute::ALL),
+        flags in (any::<bool>(), any::<bool>(), any::<bool>(), any::<bool>()),
+        zero in 0u64..=3,
+        convention in prop::sample::select(Convention::ALL),
+        gpu in prop::sample::select(tmath::catalog::GPUS.iter().map(|g| g.name).collect::<Vec<_>>()),
+    ) -> Settings {
+        let tp = 2u64.pow(tp_exp);
+        // Keep N within 1e6 GPUs.
+        let dp = (dp / (tp * pp)).max(1);
+        Settings {
+            params: Some(params),
+            tokens,
+            seq_len: Some(seq_len),
+            micro_batch,
+            grad_accum,
+            hidden: Some(hidden),
+            layers: Some(layers),
+            heads: Some(tp * heads_mult),
+            tp,
+            pp,
+            dp: Some(dp),
+            precision,
+            grad_dtype: grad,
+            optimizer,
+            recompute,
+            sequence_parallel: flags.0,
+            partition_activations: flags.1,
+            tsp: flags.2,
+            offload: if flags.3 { Offload::Optimizer } else { Offload::None },
+            zero: ZeroStage::new(zero).unwrap(),
+            convention,
+            gpu: tmath::catalog::gpu(gpu).unwrap(),
+            ..Settings::default()
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn every_output_is_finite_and_non_negative(s in any_settings()) {
+        let r = evaluate(&s.resolve().unwrap());
+        let json = serde_json::to_value(&r).unwrap();
+        for (key, value) in json.as_object().unwrap() {
+            if let Some(x) = value.as_f64() {
+                prop_assert!(x.is_finite() && x >= 0.0, "{key} = {x}");
+            }
+        }
+        for (key, value) in json["per_gpu_bytes"].as_object().unwrap() {
+            let x = value.as_f64().unwrap();
+            prop_assert!(x.is_finite() && x >= 0.0 && x.fract() == 0.0, "{key} = {x}");
+        }
+    }
+
+    #[test]
+    fn parts_sum_to_the_total(s in any_settings()) {
+        let r = evaluate(&s.resolve().unwrap());
+        let json = serde_json::to_value(&r).unwrap();
+        let b = &json["per_gpu_bytes"];
+        let sum: f64 = ["model", "gradients", "optimizer", "activations", "zero3_live_params"]
+            .iter().map(|k| b[k].as_f64().unwrap()).sum();
+        prop_assert_eq!(sum, b["total"].as_f64().unwrap());
+        prop_assert_eq!(json["fits"].as_bool().unwrap(), sum <= json["gpu_mem_bytes"].as_f64().unwrap());
+    }
+
+    #[test]
+    fn a_higher_zero_stage_never_raises_model_states(s in any_settings()) {
+        let r = evaluate(&s.resolve().unwrap());
+        let states: Vec<f64> = ZeroStage::ALL.iter().map(|&z| r.with_zero(z).per_gpu.model_states().get()).collect();
+        for pair in states.windows(2) {
+            prop_assert!(pair[1] <= pair[0], "{states:?}");
+        }
+    }
+
+    #[test]
+    fn more_data_parallelism_never_raises_model_states(s in any_settings(), extra in 2u64..=64) {
+        let less = evaluate(&s.resolve().unwrap());
+        let more = Settings { dp: Some(s.dp.unwrap() * extra), ..s };
+        let more = evaluate(&more.resolve().unwrap());
+        prop_assert!(more.per_gpu.model_states() <= less.per_gpu.model_states());
+        prop_assert_eq!(more.per_gpu.activations, less.per_gpu.activations);
+    }
+
+    #[test]
+    fn conventions_agree_without_tensor_parallelism(s in any_settings(), grad in prop::sample::select(GradDtype::ALL)) {
+        let base = Settings { tp: 1, grad_dtype: Some(grad), ..s };
+        let article = evaluate(&Settings { convention: Convention::Article, ..base.clone() }.resolve().unwrap());
+        let megatron = evaluate(&Settings { convention: Convention::Megatron, ..base }.resolve().unwrap());
+        prop_assert_eq!(article.per_gpu, megatron.per_gpu);
+    }
+
+    #[test]
+    fn recomputation_trades_memory_for_compute(s in any_settings()) {
+        let at = |recompute| evaluate(&Settings { recompute, ..s.clone() }.resolve().unwrap());
+        let (none, selective, full) = (at(Recompute::None), at(Recompute::Selective), at(Recompute::Full));
+        prop_assert!(full.per_gpu.activations <= selective.per_gpu.activations);
+        prop_assert!(selective.per_gpu.activations <= none.per_gpu.activations);
+        prop_assert!(none.flops() <= selective.flops() && selective.flops() <= full.flops());
+    }
+
+    #[test]
+    fn settings_round_trip_through_pairs(s in any_settings()) {
+        let (back, errors) = Settings::from_pairs(s.to_pairs());
+        prop_assert!(errors.is_empty(), "{errors:?}");
+        prop_assert_eq!(back, s);
+    }
+
+    /// Any text in any key: an error or a value, never a panic.
+    #[test]
+    fn arbitrary_pairs_never_panic(pairs in prop::collection::vec(("[a-z-]{1,20}|params|tp|zero|model|gpus|heads", ".{0,30}"), 0..12)) {
+        let (settings, _errors) = Settings::from_pairs(pairs);
+        if let Ok(config) = settings.resolve() {
+            let r = evaluate(&config);
+            prop_assert!(r.per_gpu.total().get().is_finite());
+        }
+    }
+
+    #[test]
+    fn fp_rounding_is_idempotent_and_monotone(x in -1e40f64..1e40, y in -1e40f64..1e40) {
+        for f in tmath::fp::FORMATS {
+            let ex = f.encode(x).value;
+            if ex.is_finite() {
+                prop_assert_eq!(f.encode(ex).value, ex);
+            }
+            let ey = f.encode(y).value;
+            if x <= y && !ex.is_nan() && !ey.is_nan() {
+                prop_assert!(ex <= ey, "{} {x} {y}", f.name);
+            }
+        }
+    }
+}
+
+#[test]
+fn extremes_evaluate() {
+    for pairs in [
+        vec![("params", "1"), ("tokens", "1"), ("layers", "1"), ("hidden", "1"), ("heads", "1")],
+        vec![
+            ("params", "1e16"),
+            ("tokens", "1e18"),
+            ("gpus", "1000000000"),
+            ("seq-len", "10000000"),
+            ("micro-batch", "1000000"),
+            ("hidden", "10000000"),
+            ("layers", "100000"),
+            ("heads", "1000000"),
+        ],
+    ] {
+        let r = common::eval(&pairs);
+        assert!(r.per_gpu.total().get().is_finite(), "{pairs:?}");
+        assert!(r.cost_usd().is_finite() && r.days().is_finite());
+    }
+}

@@ -1,0 +1,346 @@
+//! Every formula against a published number, with its source.
+
+mod common;
+use common::*;
+use tmath::compute;
+use tmath::config::Recompute;
+use tmath::memory::activation_factor;
+
+/// Transformer Math 101, "Training" and "Inference": 7B in mixed precision with
+/// AdamW needs 2 + 2 + 12 = 16 bytes/param: weights 14 GB, gradients 14 GB,
+/// optimizer 84 GB, model states 112 GB; fp16 inference ≈ 1.2 × 14 = 16.8 GB.
+#[test]
+fn article_7b_mixed_adamw() {
+    let r = eval(&[("params", "7B")]);
+    assert_eq!(r.per_gpu.model.get(), 14.0 * GB);
+    assert_eq!(r.per_gpu.gradients.get(), 14.0 * GB);
+    assert_eq!(r.per_gpu.optimizer.get(), 84.0 * GB);
+    assert_eq!(r.per_gpu.model_states().get(), 112.0 * GB);
+    assert_eq!(r.inference.get(), 16.8 * GB);
+}
+
+/// Transformer Math 101, "Model Weights" and "Optimizer States": bytes per parameter.
+#[test]
+fn article_bytes_per_param_tables() {
+    type Row<'a> = (&'a [(&'a str, &'a str)], f64, f64, f64);
+    let table: &[Row] = &[
+        // (settings, weights, gradients, optimizer) in bytes/param
+        (&[("precision", "fp32")], 4.0, 4.0, 8.0),
+        (&[("precision", "fp16")], 2.0, 2.0, 8.0),
+        (&[("precision", "mixed")], 2.0, 2.0, 12.0),
+        (&[("precision", "mixed"), ("optimizer", "adam-8bit")], 2.0, 2.0, 6.0),
+        (&[("precision", "mixed"), ("optimizer", "sgd-momentum")], 2.0, 2.0, 8.0),
+        (&[("precision", "mixed"), ("optimizer", "sgd")], 2.0, 2.0, 4.0),
+        (&[("precision", "mixed"), ("grad-dtype", "fp32")], 2.0, 4.0, 12.0),
+        (&[("precision", "mixed"), ("convention", "megatron")], 2.0, 4.0, 12.0),
+    ];
+    for (pairs, w, g, o) in table {
+        let mut all = vec![("params", "1B")];
+        all.extend_from_slice(pairs);
+        let r = eval(&all);
+        assert_eq!(
+            (r.per_gpu.model.get() / GB, r.per_gpu.gradients.get() / GB, r.per_gpu.optimizer.get() / GB),
+            (*w, *g, *o),
+            "{pairs:?}"
+        );
+    }
+    for (dtype, bytes) in [("int8", 1.0), ("fp16", 2.0), ("bf16", 2.0), ("fp32", 4.0), ("int4", 0.5)] {
+        let r = eval(&[("params", "1B"), ("inference-dtype", dtype)]);
+        assert_eq!(r.inference.get(), 1.2 * bytes * GB, "{dtype}");
+    }
+}
+
+/// ZeRO paper (Rajbhandari et al. 2020), Table 1: per-device model-state memory
+/// in GB for Ψ = 7.5B, 128B and 1T with K = 12 at DP degrees 1 to 1024, for
+/// P_os (ZeRO-1), P_os+g (ZeRO-2) and P_os+g+p (ZeRO-3). Also the SPEC's
+/// 7.5B / 64-GPU row 120 / 31.4 / 16.6 / 1.9 GB.
+#[test]
+fn zero_paper_table_1() {
+    #[rustfmt::skip]
+    let table: &[(&str, u32, [f64; 3])] = &[
+        ("7.5B", 1, [120.0, 120.0, 120.0]),
+        ("7.5B", 4, [52.5, 41.3, 30.0]),
+        ("7.5B", 16, [35.6, 21.6, 7.5]),
+        ("7.5B", 64, [31.4, 16.6, 1.88]),
+        ("7.5B", 256, [30.4, 15.4, 0.47]),
+        ("7.5B", 1024, [30.1, 15.1, 0.12]),
+        ("128B", 1, [2048.0, 2048.0, 2048.0]),
+        ("128B", 4, [896.0, 704.0, 512.0]),
+        ("128B", 16, [608.0, 368.0, 128.0]),
+        ("128B", 64, [536.0, 284.0, 32.0]),
+        ("128B", 256, [518.0, 263.0, 8.0]),
+        ("128B", 1024, [513.0, 257.0, 2.0]),
+        ("1T", 1, [16000.0, 16000.0, 16000.0]),
+        ("1T", 4, [7000.0, 5500.0, 4000.0]),
+        ("1T", 16, [4750.0, 2875.0, 1000.0]),
+        ("1T", 64, [4187.5, 2218.75, 250.0]),
+        ("1T", 256, [4046.9, 2054.7, 62.5]),
+        ("1T", 1024, [4011.7, 2013.7, 15.6]),
+    ];
+    for (params, dp, published) in table {
+        let dp = dp.to_string();
+        for (stage, expected) in published.iter().enumerate() {
+            let zero = (stage + 1).to_string();
+            let r = eval(&[("params", params), ("gpus", &dp), ("zero", &zero)]);
+            // Table 1 rounds to three significant figures, or two decimals below 1 GB.
+            let got = r.per_gpu.model_states().get() / GB;
+            assert!(
+                close(got, *expected, 0.012) || (got - expected).abs() <= 0.005,
+                "{params} DP {dp} ZeRO-{zero}: {got} vs {expected}"
+            );
+        }
+    }
+    // Baseline (no ZeRO): (2 + 2 + K)·Ψ = 120 GB for 7.5B at any DP degree.
+    assert_eq!(eval(&[("params", "7.5B"), ("gpus", "64")]).per_gpu.model_states().get(), 120.0 * GB);
+}
+
+/// Transformer Math 101, "Sharded Optimizers": ZeRO-3 adds the live parameters
+/// (DeepSpeed stage3_max_live_parameters, default 1e9) to M/N + O/N + G/N.
+#[test]
+fn zero3_live_params() {
+    let r = eval(&[("params", "7.5B"), ("gpus", "64"), ("zero", "3")]);
+    assert_eq!(r.per_gpu.zero3_live_params.get(), 2.0 * GB); // 1e9 params × 2 bytes
+    let r = eval(&[("params", "500M"), ("gpus", "64"), ("zero", "3")]);
+    assert_eq!(r.per_gpu.zero3_live_params.get(), 1.0 * GB, "capped at the model's 500M");
+    let r = eval(&[("params", "7.5B"), ("gpus", "64"), ("zero", "2")]);
+    assert_eq!(r.per_gpu.zero3_live_params.get(), 0.0);
+}
+
+/// Transformer Math 101, "3D Parallelism": the typical 3D ZeRO-1 run with
+/// activation partitioning, Total ≈ M/(p·t) + O/N + A/t + G/p.
+#[test]
+fn article_3d_zero1_formula() {
+    let pairs = [
+        ("params", "20B"),
+        ("layers", "44"),
+        ("hidden", "6144"),
+        ("heads", "64"),
+        ("tp", "4"),
+        ("pp", "4"),
+        ("dp", "8"),
+        ("zero", "1"),
+        ("grad-accum", "16"),
+        ("partition-activations", "1"),
+        ("seq-len", "2048"),
+    ];
+    let r = eval(&pairs);
+    let p = 20e9;
+    let (t, pp, n) = (4.0, 4.0, 128.0);
+    assert_eq!(r.per_gpu.model.get(), 2.0 * p / (pp * t));
+    assert_eq!(r.per_gpu.optimizer.get(), 12.0 * p / n);
+    assert_eq!(r.per_gpu.gradients.get(), 2.0 * p / pp);
+    // A with t = 4: s·b·h·L·(10 + 24/t + 5as/(ht)), then ÷ t for partitioning.
+    let a = 2048.0 * 6144.0 * 44.0 * (10.0 + 24.0 / t + 5.0 * 64.0 * 2048.0 / (6144.0 * t));
+    assert_close(r.per_gpu.activations.get(), a / t, 1e-12, "A/t");
+    // The megatron convention divides gradients by t as well (a labelled refinement).
+    let mut m = pairs.to_vec();
+    m.extend([("convention", "megatron"), ("grad-dtype", "fp16")]);
+    assert_eq!(eval(&m).per_gpu.gradients.get(), 2.0 * p / (pp * t));
+}
+
+/// Korthikanti et al. 2022, Table 2: activations per layer, and §5's figures:
+/// for GPT-3 (a = 96, s = 2048, h = 12288) 5as/h = 80 and selective
+/// recomputation saves 70% of activation memory; for MT-NLG 530B (a = 128,
+/// h = 20480) 5as/h = 64 and it saves 65%.
+#[test]
+fn korthikanti_selective_recompute_savings() {
+    for (a, h, saved) in [(96, 12288, 0.70), (128, 20480, 0.65)] {
+        let none = activation_factor(Recompute::None, false, 1, a, 2048, h);
+        let selective = activation_factor(Recompute::Selective, false, 1, a, 2048, h);
+        assert_close(1.0 - selective / none, saved, 0.01, &format!("a={a} h={h}"));
+    }
+    assert_eq!(activation_factor(Recompute::None, false, 1, 96, 2048, 12288), 34.0 + 80.0);
+    assert_eq!(activation_factor(Recompute::Full, false, 8, 96, 2048, 12288), 2.0);
+    assert_eq!(activation_factor(Recompute::Selective, true, 8, 96, 2048, 12288), 34.0 / 8.0);
+    assert_eq!(activation_factor(Recompute::None, true, 8, 96, 2048, 12288), (34.0 + 80.0) / 8.0);
+}
+
+/// Korthikanti et al. 2022, Figure 1 with Table 3's configurations (t = 8; p = 1,
+/// 8, 35, 64): under tensor parallelism alone every model's weights, optimizer
+/// and activations exceed an A100 80 GB; with sequence parallelism and
+/// selective recomputation ("present work") all four fit. Abstract: the two
+/// together cut activation memory about 5×.
+#[test]
+fn korthikanti_figure_1() {
+    for (model, pp, micro_batch, m) in [
+        ("megatron-22b", "1", "4", "1"),
+        ("megatron-175b", "8", "1", "64"),
+        ("megatron-530b", "35", "1", "280"),
+        ("megatron-1t", "64", "1", "512"),
+    ] {
+        let base = [
+            ("model", model),
+            ("convention", "megatron"),
+            ("tp", "8"),
+            ("pp", pp),
+            ("micro-batch", micro_batch),
+            ("grad-accum", m),
+        ];
+        let baseline = eval(&base);
+        let mut present = base.to_vec();
+        present.extend([("sequence-parallel", "1"), ("recompute", "selective")]);
+        let present = eval(&present);
+        assert!(!baseline.fits(), "{model} baseline: {}", baseline.per_gpu.total().get() / GB);
+        assert!(present.fits(), "{model} present work: {}", present.per_gpu.total().get() / GB);
+        let cut = baseline.per_gpu.activations / present.per_gpu.activations;
+        assert!((4.5..6.5).contains(&cut), "{model}: activations ÷ {cut}");
+        // Megatron holds 18 bytes/param: fp16 weights, fp32 gradients, fp32 master + Adam.
+        let states = present.per_gpu.model_states().get();
+        let p = present.config.params.get();
+        assert_close(states, 18.0 * p / (8.0 * pp.parse::<f64>().unwrap()), 1e-9, model);
+    }
+}
+
+/// Issue 5's worked example (Korthikanti Table 3's 22B: s = 2048, b = 4,
+/// h = 6144, L = 48, a = 64, t = 8): s·b·h·L·(10 + 24/t + 5as/(ht)) =
+/// 2048·4·6144·48·(10 + 3 + 13.3) = 59.3 GiB.
+#[test]
+fn activations_22b_no_recompute() {
+    let r = eval(&[("model", "megatron-22b"), ("tp", "8"), ("micro-batch", "4")]);
+    assert_close(r.per_gpu.activations.get() / GIB, 59.3, 0.001, "22B activations");
+}
+
+/// Full recomputation stores only each layer's input: 2·s·b·h·L (article).
+#[test]
+fn full_recompute_activations() {
+    let r = eval(&[("model", "llama-2-70b"), ("recompute", "full"), ("seq-len", "4096")]);
+    assert_eq!(r.per_gpu.activations.get(), 2.0 * 4096.0 * 8192.0 * 80.0);
+}
+
+/// Pipeline parallelism does not shrink activations (article): with 1F1B the
+/// first stage holds min(m, p) micro-batches of L/p layers.
+#[test]
+fn pipeline_keeps_activations() {
+    let one = eval(&[("model", "gpt-3-175b")]).per_gpu.activations.get();
+    let pp8_full = eval(&[("model", "gpt-3-175b"), ("pp", "8"), ("grad-accum", "64")]).per_gpu.activations.get();
+    let pp8_two = eval(&[("model", "gpt-3-175b"), ("pp", "8"), ("grad-accum", "2")]).per_gpu.activations.get();
+    assert_eq!(pp8_full, one);
+    assert_eq!(pp8_two, one * 2.0 / 8.0);
+}
+
+/// Compute (article, "Compute Requirements"; Hoffmann et al. 2022): 70B on
+/// 1.4T tokens is 6·P·D = 5.88e23 FLOPs, and Chinchilla's D = 20P gives 1.4T.
+#[test]
+fn six_pd_and_chinchilla() {
+    let r = eval(&[("params", "70B"), ("tokens", "1.4T")]);
+    assert_close(r.flops().get(), 5.88e23, 1e-12, "6PD");
+    assert_close(r.chinchilla_tokens().get(), 1.4e12, 1e-12, "20P");
+    assert_close(r.compute.forward.get(), 2.0 * 70e9 * 1.4e12, 1e-12, "2PD");
+    assert_close(r.compute.backward.get(), 4.0 * 70e9 * 1.4e12, 1e-12, "4PD");
+    // Full recomputation re-runs the forward pass: 8PD.
+    let full = eval(&[("params", "70B"), ("tokens", "1.4T"), ("recompute", "full")]);
+    assert_close(full.flops().get(), 8.0 * 70e9 * 1.4e12, 1e-12, "8PD");
+}
+
+/// GPT-3 (Brown et al. 2020, Table D.1): 175B on 300B tokens took 3.14e23
+/// FLOPs, 3.64e3 PetaFLOP/s-days.
+#[test]
+fn gpt3_compute() {
+    let r = eval(&[("model", "gpt-3-175b"), ("tokens", "300B")]);
+    assert_close(r.flops().get(), 3.14e23, 0.005, "FLOPs");
+    assert_close(r.petaflop_days(), 3.64e3, 0.005, "PF-days");
+}
+
+/// Llama 3 (Dubey et al. 2024, §3.3.2): the 405B model on 15.6T tokens used
+/// 3.8e25 FLOPs.
+#[test]
+fn llama3_405b_compute() {
+    let r = eval(&[("model", "llama-3-405b"), ("tokens", "15.6T")]);
+    assert_close(r.flops().get(), 3.8e25, 0.005, "FLOPs");
+}
+
+/// Llama 2 (Touvron et al. 2023, Table 2): 70B took 1,720,320 A100-80GB
+/// GPU-hours for 2T tokens; at the article's 150 TFLOP/s the formula gives the
+/// right magnitude, and the implied τ lies in the article's 115–180 band.
+#[test]
+fn llama2_70b_gpu_hours() {
+    let r = eval(&[("model", "llama-2-70b"), ("tokens", "2T"), ("gpu", "a100-80gb")]);
+    let implied_tflops = r.flops().get() / (1_720_320.0 * 3600.0) / 1e12;
+    assert!((115.0..180.0).contains(&implied_tflops), "{implied_tflops}");
+    assert_close(r.gpu_hours(), 1_720_320.0 * implied_tflops / 150.0, 1e-9, "GPU-hours at 150");
+    // Time and money follow: T = C/(N·τ), cost = GPU-hours × price.
+    let r = eval(&[
+        ("model", "llama-2-70b"),
+        ("tokens", "2T"),
+        ("gpus", "2048"),
+        ("tflops", "150"),
+        ("usd-per-gpu-hour", "2"),
+    ]);
+    assert_close(r.days(), r.gpu_hours() / 2048.0 / 24.0, 1e-12, "days");
+    assert_close(r.cost_usd(), 2.0 * r.gpu_hours(), 1e-12, "cost");
+}
+
+/// Selective recomputation re-runs the attention core: 4·s·h·L FLOPs per token.
+#[test]
+fn selective_recompute_flops() {
+    let r = eval(&[("model", "gpt-3-175b"), ("tokens", "300B"), ("recompute", "selective")]);
+    assert_close(r.compute.recompute.get(), 4.0 * 2048.0 * 12288.0 * 96.0 * 300e9, 1e-12, "4shL·D");
+    // Within the article's bound 2PD ≤ C_forward ≤ 4PD.
+    let fwd = r.compute.forward.get() + r.compute.recompute.get();
+    assert!((2.0 * 175e9 * 300e9..=4.0 * 175e9 * 300e9).contains(&fwd));
+}
+
+/// Pipeline bubble (p − 1)/m (Narayanan et al. 2021): p = 4, m = 16 → 18.75%.
+#[test]
+fn pipeline_bubble() {
+    let r = eval(&[("pp", "4"), ("grad-accum", "16")]);
+    assert_eq!(r.bubble(), 0.1875);
+    assert_eq!(compute::petaflop_days(tmath::Flops(8.64e19)), 1.0);
+}
+
+/// Global batch b·m·d and ring all-reduce volume 2(d−1)/d × gradient bytes.
+#[test]
+fn batch_and_communication() {
+    let r = eval(&[("params", "1B"), ("micro-batch", "4"), ("grad-accum", "8"), ("gpus", "16"), ("seq-len", "2048")]);
+    assert_eq!(r.global_batch(), 4.0 * 8.0 * 16.0);
+    assert_eq!(r.tokens_per_step(), 4.0 * 8.0 * 16.0 * 2048.0);
+    assert_eq!(r.dp_comm().get(), 2.0 * 15.0 / 16.0 * 2.0 * GB);
+    let z3 = eval(&[("params", "1B"), ("gpus", "16"), ("zero", "3")]);
+    assert_eq!(z3.dp_comm().get(), 1.5 * 2.0 * 15.0 / 16.0 * 2.0 * GB);
+}
+
+/// The lecture case (issue 6): Llama 2 70B, mixed, AdamW, s = 4096, b = 1,
+/// ZeRO-3. On 8 A100 80 GB: 16 bytes/param ÷ 8 ≈ 140 GB of model states, no fit.
+/// On 16: it fits with full recomputation and not without it.
+#[test]
+fn llama2_70b_fsdp_lecture_case() {
+    let on8 = eval(&[("params", "70B"), ("gpus", "8"), ("zero", "3")]);
+    assert_eq!(on8.per_gpu.model_states().get(), 140.0 * GB);
+    assert!(!on8.fits());
+    let base = [("model", "llama-2-70b"), ("gpus", "16"), ("zero", "3"), ("seq-len", "4096")];
+    let with = |recompute| {
+        let mut p = base.to_vec();
+        p.push(("recompute", recompute));
+        eval(&p).fits()
+    };
+    assert!(with("full"));
+    assert!(!with("selective"));
+    assert!(!with("none"));
+}
+
+/// Folded tensor+sequence parallelism: model states and activations ÷ D on one axis.
+#[test]
+fn tsp_divides_everything() {
+    let one = eval(&[("model", "llama-2-13b"), ("convention", "megatron")]);
+    let tsp = eval(&[("model", "llama-2-13b"), ("convention", "megatron"), ("tp", "8"), ("tsp", "1")]);
+    assert_close(tsp.per_gpu.model_states().get(), one.per_gpu.model_states().get() / 8.0, 1e-9, "states");
+    assert_close(tsp.per_gpu.activations.get(), one.per_gpu.activations.get() / 8.0, 1e-9, "activations");
+}
+
+/// ZeRO-Offload: the optimizer leaves the GPU; CPU holds it plus fp32 gradients.
+#[test]
+fn optimizer_offload() {
+    let r = eval(&[("params", "7B"), ("zero", "2"), ("offload", "optimizer"), ("gpus", "8")]);
+    assert_eq!(r.per_gpu.optimizer.get(), 0.0);
+    // per GPU: (12 + 4)·7e9/8, eight GPUs per node.
+    assert_eq!(r.cpu_per_node.get(), 16.0 * 7e9);
+}
+
+/// MoE (DeepSeek-V3: 671B total, 37B active): memory from all parameters,
+/// compute from the active ones.
+#[test]
+fn mixture_of_experts() {
+    let r = eval(&[("model", "deepseek-v3"), ("tokens", "14.8T")]);
+    assert_eq!(r.per_gpu.model.get(), 2.0 * 671e9);
+    assert_close(r.flops().get(), 6.0 * 37e9 * 14.8e12, 1e-12, "6·P_active·D");
+}
