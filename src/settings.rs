@@ -96,6 +96,41 @@ impl Default for Settings {
     }
 }
 
+impl Default for Config {
+    /// The configuration of [`Settings::default`], built without a fallible step
+    /// (the page shows it when a link opens on an impossible combination).
+    fn default() -> Self {
+        let gpu = catalog::default_gpu();
+        Config {
+            model: None,
+            params: Params(DEFAULT_PARAMS),
+            active_params: Params(DEFAULT_PARAMS),
+            tokens: Tokens(300e9),
+            arch: DEFAULT_ARCH,
+            seq_len: DEFAULT_SEQ_LEN,
+            micro_batch: 1,
+            grad_accum: 1,
+            layout: Layout { tp: 1, pp: 1, dp: 1 },
+            precision: Precision::Mixed,
+            grad_dtype: GradDtype::Fp16,
+            optimizer: Optimizer::AdamW,
+            recompute: Recompute::None,
+            sequence_parallel: false,
+            partition_activations: false,
+            tsp: false,
+            zero: ZeroStage::ALL[0],
+            offload: Offload::None,
+            max_live_params: Params(1e9),
+            gpu,
+            gpu_mem_bytes: gpu.mem_bytes(),
+            flops_per_gpu: gpu.achieved_tflops * 1e12,
+            usd_per_gpu_hour: gpu.usd_per_hour,
+            inference_dtype: InferenceDtype::Fp16,
+            convention: Convention::Article,
+        }
+    }
+}
+
 /// The kind of value a key takes: drives parsing, `--help` and the UI.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Kind {
@@ -472,6 +507,47 @@ impl Settings {
         out
     }
 
+    /// The value a control shows for `key`, after defaults (the GPU's memory,
+    /// derived P, d = N/(t·p), …), in the vocabulary's spelling. `None` for an unknown key.
+    pub fn value(&self, key: &str) -> Option<String> {
+        let arch = self.architecture();
+        let num = |x: f64| format!("{x}");
+        Some(match key {
+            "model" => self.model.map_or(String::new(), |m| m.name.to_string()),
+            "params" => num(self.resolved_params().get()),
+            "active-params" => num(self.active_params.unwrap_or(self.resolved_params().get())),
+            "tokens" => num(self.tokens),
+            "seq-len" => self.seq_len.unwrap_or(DEFAULT_SEQ_LEN).to_string(),
+            "micro-batch" => self.micro_batch.to_string(),
+            "grad-accum" => self.grad_accum.to_string(),
+            "hidden" => arch.hidden.to_string(),
+            "layers" => arch.layers.to_string(),
+            "heads" => arch.heads.to_string(),
+            "vocab" => arch.vocab.to_string(),
+            "tp" => self.tp.to_string(),
+            "pp" => self.pp.to_string(),
+            "dp" => self.dp.or(self.gpus.map(|n| (n / (self.tp * self.pp)).max(1))).unwrap_or(1).to_string(),
+            "gpus" => self.gpus.unwrap_or(self.tp * self.pp * self.dp.unwrap_or(1)).to_string(),
+            "precision" => self.precision.as_str().into(),
+            "grad-dtype" => self.grad_dtype.map_or("", |g| g.as_str()).into(),
+            "optimizer" => self.optimizer.as_str().into(),
+            "recompute" => self.recompute.as_str().into(),
+            "sequence-parallel" => (self.sequence_parallel as u8).to_string(),
+            "partition-activations" => (self.partition_activations as u8).to_string(),
+            "tsp" => (self.tsp as u8).to_string(),
+            "zero" => self.zero.get().to_string(),
+            "offload" => self.offload.as_str().into(),
+            "max-live-params" => num(self.max_live_params),
+            "gpu" => self.gpu.name.into(),
+            "gpu-mem" => num(self.gpu_mem.unwrap_or(self.gpu.mem_gb)),
+            "tflops" => num(self.tflops.unwrap_or(self.gpu.achieved_tflops)),
+            "usd-per-gpu-hour" => num(self.usd_per_gpu_hour.unwrap_or(self.gpu.usd_per_hour)),
+            "inference-dtype" => self.inference_dtype.as_str().into(),
+            "convention" => self.convention.as_str().into(),
+            _ => return None,
+        })
+    }
+
     /// The architecture after defaults: the model's or the given fields, else the 7B shape.
     pub fn architecture(&self) -> Architecture {
         Architecture {
@@ -575,6 +651,7 @@ mod tests {
         assert_eq!(c.precision, Precision::Mixed);
         assert_eq!(c.optimizer, Optimizer::AdamW);
         assert!(Settings::default().to_pairs().is_empty());
+        assert_eq!(Settings::default().resolve(), Ok(Config::default()));
     }
 
     #[test]
@@ -630,6 +707,23 @@ mod tests {
         let (back, errors) = Settings::from_pairs(s.to_pairs());
         assert!(errors.is_empty());
         assert_eq!(back, s);
+    }
+
+    #[test]
+    fn every_key_has_a_value_that_reads_back() {
+        let s = settings(&[("model", "llama-2-70b"), ("gpus", "16"), ("zero", "3")]);
+        for k in KEYS {
+            let v = s.value(k.name).unwrap();
+            if v.is_empty() {
+                continue;
+            }
+            let mut back = s.clone();
+            back.set(k.name, &v).unwrap();
+            assert_eq!(back.resolve(), s.resolve(), "{}", k.name);
+        }
+        assert_eq!(s.value("dp").as_deref(), Some("16"));
+        assert_eq!(s.value("gpu-mem").as_deref(), Some("80"));
+        assert_eq!(s.value("nope"), None);
     }
 
     #[test]

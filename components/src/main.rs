@@ -1,1 +1,27 @@
-fn main() {}
+//! Mounts the calculator. Everything else is in the components.
+#![forbid(unsafe_code)]
+
+mod app;
+mod breakdown_table;
+mod chinchilla_panel;
+mod choice_field;
+mod compute_panel;
+mod controls;
+mod ctx;
+mod field_notes;
+mod geometry;
+mod header;
+mod i18n;
+mod memory_panel;
+mod notices;
+mod number_field;
+mod panic_page;
+mod stacked_bars;
+mod state;
+mod switch_field;
+mod zero_panel;
+
+fn main() {
+    panic_page::install();
+    leptos::mount::mount_to_body(app::App);
+}

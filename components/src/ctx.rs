@@ -1,0 +1,79 @@
+//! The state every component reads: one context, signals only at this level.
+
+use crate::i18n::{self, Lang};
+use crate::state::PageOptions;
+use leptos::prelude::*;
+use tmath::settings::SettingError;
+use tmath::{evaluate, ConfigError, Report, Settings};
+
+/// Shared by all components (Leptos context).
+#[derive(Clone, Copy)]
+pub struct Ctx {
+    pub settings: RwSignal<Settings>,
+    pub page: RwSignal<PageOptions>,
+    pub lang: Memo<Lang>,
+    /// The core's result, or why the combination is impossible.
+    pub result: Memo<Result<Report, ConfigError>>,
+    /// The last valid result: what the charts show while a combination is impossible.
+    pub shown: Memo<Report>,
+    /// A rejected entry per control key, in the page's language.
+    pub field_errors: RwSignal<Vec<(String, SettingError)>>,
+    /// Keys the loaded URL could not take.
+    pub url_errors: RwSignal<Vec<SettingError>>,
+}
+
+impl Ctx {
+    pub fn new(settings: Settings, page: PageOptions, browser_lang: Lang, url_errors: Vec<SettingError>) -> Ctx {
+        let settings = RwSignal::new(settings);
+        let page = RwSignal::new(page);
+        let lang = Memo::new(move |_| page.with(|p| p.lang).unwrap_or(browser_lang));
+        let result = Memo::new(move |_| settings.with(|s| s.resolve().map(|c| evaluate(&c))));
+        let shown = Memo::new(move |prev: Option<&Report>| match (result.get(), prev) {
+            (Ok(r), _) => r,
+            (Err(_), Some(prev)) => prev.clone(),
+            // A link can open on an impossible combination: show the defaults' result meanwhile.
+            (Err(_), None) => evaluate(&tmath::Config::default()),
+        });
+        Ctx {
+            settings,
+            page,
+            lang,
+            result,
+            shown,
+            field_errors: RwSignal::new(Vec::new()),
+            url_errors: RwSignal::new(url_errors),
+        }
+    }
+
+    /// A control sets its key through the core's own parser: the same path as the URL.
+    pub fn set(&self, key: &str, value: &str) {
+        if key == "model" && value.is_empty() {
+            self.settings.update(|s| s.model = None);
+            return;
+        }
+        let mut next = self.settings.get_untracked();
+        match next.set(key, value) {
+            Ok(()) => {
+                if matches!(key, "tp" | "pp" | "dp") {
+                    // The page edits degrees; N follows them.
+                    next.gpus = None;
+                }
+                self.field_errors.update(|errs| errs.retain(|(k, _)| k != key));
+                self.settings.set(next);
+            }
+            Err(e) => self.field_errors.update(|errs| {
+                errs.retain(|(k, _)| k != key);
+                errs.push((key.to_string(), e));
+            }),
+        }
+    }
+
+    /// Text in the page's language.
+    pub fn t(&self, key: &str) -> &'static str {
+        i18n::tr(self.lang.get(), key)
+    }
+}
+
+pub fn use_ctx() -> Ctx {
+    expect_context::<Ctx>()
+}

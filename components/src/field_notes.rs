@@ -1,0 +1,40 @@
+//! Messages next to a control: a rejected entry, an impossible combination,
+//! or a rule of the article that the configuration bends.
+
+use crate::ctx::use_ctx;
+use crate::i18n;
+use leptos::prelude::*;
+
+#[component]
+pub fn FieldNotes(
+    /// The URL key of the control these notes belong to.
+    key: &'static str,
+) -> impl IntoView {
+    let ctx = use_ctx();
+    let notes = move || {
+        let lang = ctx.lang.get();
+        let mut out: Vec<(&'static str, String)> = Vec::new();
+        ctx.field_errors.with(|errs| {
+            out.extend(errs.iter().filter(|(k, _)| k == key).map(|(_, e)| ("error", i18n::setting_error(lang, e))))
+        });
+        if let Err(e) = ctx.result.get() {
+            if i18n::config_error_key(&e) == key {
+                out.push(("error", i18n::config_error(lang, &e)));
+            }
+        }
+        ctx.shown.with(|r| {
+            out.extend(r.warnings.iter().filter(|w| w.key() == key).map(|w| ("warning", i18n::warning(lang, w))))
+        });
+        out
+    };
+    view! {
+        <div class="notes" aria-live="polite">
+            {move || {
+                notes()
+                    .into_iter()
+                    .map(|(kind, text)| view! { <p class=kind role=if kind == "error" { "alert" } else { "note" }>{text}</p> })
+                    .collect_view()
+            }}
+        </div>
+    }
+}

@@ -1,0 +1,215 @@
+//! Chart geometry as plain numbers: scale, ticks and the rectangles of stacked
+//! bars. The canvas components only draw what these functions return.
+
+/// One stacked bar: its label and its segments from the bottom up (bytes).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Bar {
+    pub label: String,
+    pub segments: Vec<f64>,
+    /// Drawn emphasised (the current configuration).
+    pub current: bool,
+}
+
+impl Bar {
+    pub fn total(&self) -> f64 {
+        self.segments.iter().sum()
+    }
+}
+
+/// The plot area inside the canvas, in device pixels.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Area {
+    pub left: f64,
+    pub top: f64,
+    pub right: f64,
+    pub bottom: f64,
+}
+
+impl Area {
+    pub fn width(&self) -> f64 {
+        self.right - self.left
+    }
+    pub fn height(&self) -> f64 {
+        self.bottom - self.top
+    }
+}
+
+/// A segment's rectangle, with the index of its part and the bar it belongs to.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rect {
+    pub bar: usize,
+    pub part: usize,
+    pub x0: f64,
+    pub y0: f64,
+    pub x1: f64,
+    pub y1: f64,
+}
+
+/// The smallest "nice" number (1, 2, 2.5, 5 × 10ᵏ) at or above `x`.
+pub fn nice_ceil(x: f64) -> f64 {
+    if !(x.is_finite() && x > 0.0) {
+        return 1.0;
+    }
+    let pow = 10f64.powf(x.log10().floor());
+    [1.0, 2.0, 2.5, 5.0, 10.0].iter().map(|m| m * pow).find(|&v| v >= x * (1.0 - 1e-12)).unwrap_or(10.0 * pow)
+}
+
+/// The top of the axis: above the tallest bar and the capacity line, with room for a label.
+pub fn axis_max(bars: &[Bar], capacity: f64) -> f64 {
+    let top = bars.iter().map(Bar::total).fold(capacity, f64::max);
+    nice_ceil(top * 1.08)
+}
+
+/// Tick values 0, step, 2·step, … ≤ max, about `count` of them.
+pub fn ticks(max: f64, count: usize) -> Vec<f64> {
+    let step = nice_ceil(max / count.max(1) as f64);
+    (0..).map(|i| i as f64 * step).take_while(|v| *v <= max * (1.0 + 1e-9)).collect()
+}
+
+/// The y pixel of `value` on an axis from 0 to `max`.
+pub fn y_of(value: f64, max: f64, area: Area) -> f64 {
+    area.bottom - (value / max).clamp(0.0, 1.05) * area.height()
+}
+
+/// The x range of bar `i` of `n`: equal slots, the bar taking `fill` of its slot.
+pub fn bar_x(i: usize, n: usize, area: Area, fill: f64) -> (f64, f64) {
+    let slot = area.width() / n.max(1) as f64;
+    let w = slot * fill;
+    let x0 = area.left + slot * i as f64 + (slot - w) / 2.0;
+    (x0, x0 + w)
+}
+
+/// The rectangles of every non-empty segment, stacked from the bottom.
+pub fn stacked_rects(bars: &[Bar], max: f64, area: Area) -> Vec<Rect> {
+    let mut out = Vec::new();
+    for (b, bar) in bars.iter().enumerate() {
+        let (x0, x1) = bar_x(b, bars.len(), area, 0.62);
+        let mut base = 0.0;
+        for (part, &v) in bar.segments.iter().enumerate() {
+            if v <= 0.0 {
+                continue;
+            }
+            let (lo, hi) = (y_of(base, max, area), y_of(base + v, max, area));
+            out.push(Rect { bar: b, part, x0, y0: hi, x1, y1: lo });
+            base += v;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const AREA: Area = Area { left: 50.0, top: 10.0, right: 450.0, bottom: 310.0 };
+
+    #[test]
+    fn nice_numbers() {
+        for (x, nice) in
+            [(142.6, 200.0), (85.9, 100.0), (21.0, 25.0), (0.3, 0.5), (1.0, 1.0), (0.0, 1.0), (f64::NAN, 1.0)]
+        {
+            assert_eq!(nice_ceil(x), nice, "{x}");
+        }
+    }
+
+    #[test]
+    fn ticks_cover_the_axis() {
+        assert_eq!(ticks(200.0, 4), vec![0.0, 50.0, 100.0, 150.0, 200.0]);
+        assert_eq!(ticks(100.0, 5), vec![0.0, 20.0, 40.0, 60.0, 80.0, 100.0]);
+    }
+
+    #[test]
+    fn axis_leaves_room_for_bar_and_capacity() {
+        let bars = [Bar { label: "t".into(), segments: vec![14.0, 14.0, 84.0, 30.6], current: true }];
+        assert_eq!(axis_max(&bars, 85.9), 200.0);
+        assert_eq!(axis_max(&[], 85.9), 100.0);
+    }
+
+    #[test]
+    fn segments_stack_without_gaps_and_skip_empty_parts() {
+        let bars = [
+            Bar { label: "a".into(), segments: vec![10.0, 0.0, 30.0], current: true },
+            Bar { label: "b".into(), segments: vec![20.0, 20.0], current: false },
+        ];
+        let rects = stacked_rects(&bars, 100.0, AREA);
+        assert_eq!(rects.len(), 4);
+        assert_eq!(rects[0].y1, AREA.bottom);
+        assert_eq!(rects[0].y0, rects[1].y1, "stacked on each other");
+        assert_eq!(rects[1].part, 2);
+        assert_eq!(rects[1].y0, y_of(40.0, 100.0, AREA));
+        assert!(rects[2].x0 > rects[0].x1, "bars do not overlap");
+        assert_eq!(y_of(100.0, 100.0, AREA), AREA.top);
+    }
+}
+
+/// How a slider's position maps to a value.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Scale {
+    /// Logarithmic from `min` to `max`, values rounded to three significant digits.
+    Log { min: f64, max: f64 },
+    /// Powers of two, 2^min … 2^max.
+    Pow2 { min: u32, max: u32 },
+}
+
+/// Positions of a logarithmic slider.
+const LOG_STEPS: f64 = 1000.0;
+
+impl Scale {
+    /// (min, max) of the range input.
+    pub fn positions(self) -> (f64, f64) {
+        match self {
+            Scale::Log { .. } => (0.0, LOG_STEPS),
+            Scale::Pow2 { min, max } => (min as f64, max as f64),
+        }
+    }
+
+    pub fn value(self, pos: f64) -> f64 {
+        match self {
+            Scale::Log { min, max } => round_sig(min * (max / min).powf(pos.clamp(0.0, LOG_STEPS) / LOG_STEPS), 3),
+            Scale::Pow2 { min, max } => 2f64.powf(pos.round().clamp(min as f64, max as f64)),
+        }
+    }
+
+    /// The slider position for a value, clamped to the range.
+    pub fn position(self, value: f64) -> f64 {
+        if !(value.is_finite() && value > 0.0) {
+            return self.positions().0;
+        }
+        match self {
+            Scale::Log { min, max } => ((value / min).ln() / (max / min).ln() * LOG_STEPS).clamp(0.0, LOG_STEPS),
+            Scale::Pow2 { min, max } => value.log2().round().clamp(min as f64, max as f64),
+        }
+    }
+}
+
+/// `x` rounded to `digits` significant digits.
+pub fn round_sig(x: f64, digits: i32) -> f64 {
+    if x == 0.0 || !x.is_finite() {
+        return x;
+    }
+    let scale = 10f64.powi(digits - 1 - x.abs().log10().floor() as i32);
+    (x * scale).round() / scale
+}
+
+#[cfg(test)]
+mod scale_tests {
+    use super::*;
+
+    #[test]
+    fn log_slider_round_trips_its_ends_and_rounds() {
+        let s = Scale::Log { min: 1e7, max: 2e12 };
+        assert_eq!(s.value(0.0), 1e7);
+        assert_eq!(s.value(1000.0), 2e12);
+        assert_eq!(s.value(s.position(7e9)), 7e9);
+        assert_eq!(s.position(1e20), 1000.0);
+        assert_eq!(s.position(f64::NAN), 0.0);
+    }
+
+    #[test]
+    fn pow2_slider() {
+        let s = Scale::Pow2 { min: 0, max: 16 };
+        assert_eq!(s.value(3.0), 8.0);
+        assert_eq!(s.position(100.0), 7.0);
+        assert_eq!(s.position(1e9), 16.0);
+    }
+}

@@ -1,0 +1,76 @@
+//! Memory per GPU: the verdict, the stacked bar beside the inference bar, the
+//! capacity line, and the same numbers as a table.
+
+use crate::breakdown_table::BreakdownTable;
+use crate::ctx::use_ctx;
+use crate::geometry::Bar;
+use crate::stacked_bars::StackedBars;
+use leptos::prelude::*;
+use tmath::units::{format_sig, Bytes};
+
+#[component]
+pub fn MemoryPanel() -> impl IntoView {
+    let ctx = use_ctx();
+    let units = Signal::derive(move || ctx.page.with(|p| p.units));
+    let bars = Signal::derive(move || {
+        ctx.shown.with(|r| {
+            let m = &r.per_gpu;
+            let weights = r.inference.get() / tmath::memory::INFERENCE_OVERHEAD;
+            vec![
+                Bar {
+                    label: ctx.t("training").to_string(),
+                    segments: m.parts().iter().map(|(_, b)| b.get()).collect(),
+                    current: true,
+                },
+                Bar {
+                    label: format!("{} ({})", ctx.t("inference"), r.config.inference_dtype),
+                    segments: vec![weights, 0.0, 0.0, 0.0, 0.0, r.inference.get() - weights],
+                    current: false,
+                },
+            ]
+        })
+    });
+    let capacity = Signal::derive(move || ctx.shown.with(|r| r.config.gpu_mem_bytes));
+    let capacity_label = Signal::derive(move || {
+        ctx.shown.with(|r| {
+            let gib = r.config.gpu_mem_bytes / Bytes::GIB;
+            format!("{} {} = {} GiB", ctx.t("capacity"), units.get().format(r.gpu_mem()), format_sig(gib))
+        })
+    });
+    let verdict = move || {
+        ctx.shown.with(|r| {
+            let u = units.get();
+            if r.fits() {
+                format!("✓ {} — {} {}", ctx.t("fits"), u.format(r.headroom()), ctx.t("headroom"))
+            } else {
+                format!("✗ {} — {} {}", ctx.t("does-not-fit"), ctx.t("over-by"), u.format(Bytes(-r.headroom().get())))
+            }
+        })
+    };
+    let fits = move || ctx.shown.with(|r| r.fits());
+    let summary = Signal::derive(move || format!("{}: {}", ctx.t("section-memory"), verdict()));
+    view! {
+        <section class="panel memory" data-view="memory" aria-labelledby="h-memory">
+            <h2 id="h-memory">{move || ctx.t("section-memory")}</h2>
+            <p
+                class="verdict"
+                class:ok=fits
+                class:bad=move || !fits()
+                data-testid="fits"
+                data-fits=move || fits().to_string()
+                aria-live="polite"
+            >
+                {verdict}
+            </p>
+            <StackedBars
+                bars=bars
+                capacity=capacity
+                capacity_label=capacity_label
+                units=units
+                label=summary
+                testid="memory-chart"
+            />
+            <BreakdownTable />
+        </section>
+    }
+}

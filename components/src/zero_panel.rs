@@ -1,0 +1,68 @@
+//! The configuration under ZeRO 0, 1, 2 and 3 side by side: the ZeRO paper's figure, live.
+
+use crate::ctx::use_ctx;
+use crate::geometry::Bar;
+use crate::stacked_bars::StackedBars;
+use leptos::prelude::*;
+use tmath::config::ZeroStage;
+
+#[component]
+pub fn ZeroPanel() -> impl IntoView {
+    let ctx = use_ctx();
+    let units = Signal::derive(move || ctx.page.with(|p| p.units));
+    let reports = Memo::new(move |_| ctx.shown.with(|r| ZeroStage::ALL.map(|z| r.with_zero(z))));
+    let bars = Signal::derive(move || {
+        let current = ctx.shown.with(|r| r.config.zero);
+        reports.with(|rs| {
+            rs.iter()
+                .map(|r| Bar {
+                    label: format!("ZeRO-{}", r.config.zero.get()),
+                    segments: r.per_gpu.parts().iter().map(|(_, b)| b.get()).collect(),
+                    current: r.config.zero == current,
+                })
+                .collect()
+        })
+    });
+    let capacity = Signal::derive(move || ctx.shown.with(|r| r.config.gpu_mem_bytes));
+    let capacity_label = Signal::derive(move || ctx.shown.with(|r| units.get().format(r.gpu_mem())));
+    let summary = Signal::derive(move || {
+        let u = units.get();
+        reports.with(|rs| {
+            rs.iter()
+                .map(|r| format!("ZeRO-{}: {}", r.config.zero.get(), u.format(r.per_gpu.total())))
+                .collect::<Vec<_>>()
+                .join(", ")
+        })
+    });
+    view! {
+        <section class="panel zero" data-view="zero" aria-labelledby="h-zero">
+            <h2 id="h-zero">{move || ctx.t("section-zero")}</h2>
+            <StackedBars
+                bars=bars
+                capacity=capacity
+                capacity_label=capacity_label
+                units=units
+                label=summary
+                testid="zero-chart"
+                height=240.0
+            />
+            <ul class="zero-list">
+                {move || {
+                    let u = units.get();
+                    reports
+                        .get()
+                        .into_iter()
+                        .map(|r| {
+                            let z = r.config.zero.get();
+                            view! {
+                                <li data-testid=format!("zero-{z}") data-bytes=r.per_gpu.total().get().to_string()>
+                                    {format!("ZeRO-{z}: {}", u.format(r.per_gpu.total()))}
+                                </li>
+                            }
+                        })
+                        .collect_view()
+                }}
+            </ul>
+        </section>
+    }
+}

@@ -1,0 +1,138 @@
+// The release build in headless Chromium: it loads cleanly, shows the core's
+// numbers, sliders move the bars, and the URL restores the state.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import path from "node:path";
+import { serve, launch, open, tmathJson, domBytes, waitForQuery, ensureArtifacts } from "./harness.mjs";
+
+let server, browser;
+before(async () => {
+  server = await serve();
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+function assertSameAsCore(dom, json, what) {
+  const b = json.per_gpu_bytes;
+  for (const k of ["model", "gradients", "optimizer", "activations", "zero3_live_params", "total"]) {
+    assert.equal(dom[k], b[k], `${what}: ${k}`);
+  }
+  assert.equal(dom.capacity, json.gpu_mem_bytes, `${what}: capacity`);
+  assert.equal(dom.fits, json.fits, `${what}: fits`);
+  assert.equal(dom.flops, json.flops, `${what}: flops`);
+  assert.equal(dom.chinchilla, json.chinchilla_tokens, `${what}: chinchilla`);
+  assert.equal(dom.days, json.days, `${what}: days`);
+}
+
+test("the default page loads cleanly and shows the core's result", async () => {
+  const { page, context, problems } = await open(browser, server.base, { origin: server.origin });
+  const dom = await domBytes(page);
+  assertSameAsCore(dom, tmathJson([]), "default");
+  assert.equal(dom.model, 14e9);
+  assert.equal(dom.optimizer, 84e9);
+  assert.equal(await page.getAttribute("html", "lang"), "en");
+  const canvas = await page.$('[data-testid="memory-chart"]');
+  const box = await canvas.boundingBox();
+  assert.ok(box.width > 300 && box.height > 200, "the chart has a size");
+  await page.screenshot({ path: path.join(ensureArtifacts(), "default.png"), fullPage: true });
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test("the ZeRO paper's case restores from a URL: 7.5B on 64 GPUs, ZeRO-1 = 31.4 GB", async () => {
+  const q = "params=7.5B&gpus=64&zero=1";
+  const { page, context, problems } = await open(browser, `${server.base}?${q}`, { origin: server.origin });
+  const dom = await domBytes(page);
+  assert.equal(dom.model + dom.gradients + dom.optimizer, 31.40625e9);
+  assertSameAsCore(dom, tmathJson([["params", "7.5B"], ["gpus", "64"], ["zero", "1"]]), q);
+  const zero = await page.$$eval('li[data-testid^="zero-"]', (els) => els.map((e) => Number(e.dataset.bytes)));
+  assert.equal(zero.length, 4);
+  assert.ok(zero[0] > zero[1] && zero[1] > zero[2], `ZeRO bars fall: ${zero}`);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test("moving a slider changes the bars and rewrites the URL", async () => {
+  const { page, context, problems } = await open(browser, server.base, { origin: server.origin });
+  const before = await domBytes(page);
+  await page.$eval('input[type="range"][data-key="params"]', (el) => {
+    el.value = "800";
+    el.dispatchEvent(new Event("input", { bubbles: true }));
+  });
+  const q = await waitForQuery(page, (q) => q.has("params"));
+  const after = await domBytes(page);
+  assert.ok(after.model > before.model, "more parameters, more weights");
+  assertSameAsCore(after, tmathJson([...q.entries()]), `slider → ${q}`);
+  // A select and a switch take the same path.
+  await page.selectOption('select[name="zero"]', "3");
+  await page.selectOption('select[name="recompute"]', "full");
+  const q2 = await waitForQuery(page, (q) => q.get("zero") === "3" && q.get("recompute") === "full");
+  assertSameAsCore(await domBytes(page), tmathJson([...q2.entries()]), `selects → ${q2}`);
+  // The text entry takes the core's number forms.
+  await page.fill('input[name="tokens"]', "1.4T");
+  await page.press('input[name="tokens"]', "Enter");
+  const q3 = await waitForQuery(page, (q) => q.get("tokens") === "1400000000000");
+  assertSameAsCore(await domBytes(page), tmathJson([...q3.entries()]), `entry → ${q3}`);
+  // Reloading the rewritten URL restores the same state exactly.
+  const shown = await domBytes(page);
+  await page.reload();
+  await page.waitForSelector('[data-testid="per-gpu-total"]');
+  assert.deepEqual(await domBytes(page), shown);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test("random configurations: the page equals tmath --json", async () => {
+  const models = ["llama-2-7b", "llama-2-70b", "gpt-3-175b", "llama-3-405b", "mistral-7b", "deepseek-v3"];
+  const pick = (xs, r) => xs[Math.floor(r * xs.length)];
+  let seed = 42;
+  const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const { page, context, problems } = await open(browser, server.base, { origin: server.origin });
+  for (let i = 0; i < 6; i++) {
+    const pairs = [
+      ["model", pick(models, rand())],
+      ["tp", pick(["1", "2", "4", "8"], rand())],
+      ["pp", pick(["1", "2", "4"], rand())],
+      ["dp", pick(["1", "8", "64"], rand())],
+      ["zero", pick(["0", "1", "2", "3"], rand())],
+      ["recompute", pick(["none", "selective", "full"], rand())],
+      ["precision", pick(["mixed", "bf16", "fp32"], rand())],
+      ["optimizer", pick(["adamw", "adam-8bit", "sgd"], rand())],
+      ["micro-batch", pick(["1", "2", "4"], rand())],
+      ["grad-accum", pick(["1", "8", "32"], rand())],
+      ["convention", pick(["article", "megatron"], rand())],
+      ["gpu", pick(["a100-80gb", "h100-80gb", "h200", "mi300x"], rand())],
+    ];
+    const q = new URLSearchParams(pairs).toString();
+    await page.goto(`${server.base}?${q}`);
+    await page.waitForSelector('[data-testid="per-gpu-total"]');
+    assertSameAsCore(await domBytes(page), tmathJson(pairs), q);
+  }
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test("a broken link still renders, names the bad keys, and logs no error", async () => {
+  const q = "params=banana&tp=3&zero=9&bogus=1&tokens=1e400";
+  const { page, context, problems } = await open(browser, `${server.base}?${q}`, { origin: server.origin });
+  const notice = await page.textContent('[data-testid="url-errors"]');
+  for (const key of ["params", "zero", "bogus", "tokens"]) assert.ok(notice.includes(key), `names ${key}: ${notice}`);
+  // tp=3 does not divide 32 heads: explained next to the control, last valid numbers kept.
+  assert.ok((await page.textContent('[data-field="tp"]')).includes("3"));
+  assert.ok(await page.isVisible('[data-testid="config-error"]'));
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test("Llama 3 405B on 8×16×128 H100s (screenshot for the README)", async () => {
+  const q = "model=llama-3-405b&tp=8&pp=16&dp=128&zero=1&recompute=full&sequence-parallel=1&gpu=h100-80gb&grad-accum=16&tokens=15.6T&convention=megatron&lang=en";
+  const { page, context, problems } = await open(browser, `${server.base}?${q}`, { origin: server.origin, scale: 2 });
+  const dom = await domBytes(page);
+  assertSameAsCore(dom, tmathJson([...new URLSearchParams(q).entries()].filter(([k]) => k !== "lang")), q);
+  await page.screenshot({ path: path.join(ensureArtifacts(), "llama-405b.png"), fullPage: true });
+  assert.deepEqual(problems, []);
+  await context.close();
+});

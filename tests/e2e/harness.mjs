@@ -1,0 +1,122 @@
+// Shared by the browser tests: a static server on 127.0.0.1 over dist/, headless
+// Debian Chromium through playwright-core, and the native `tmath` for expected numbers.
+import http from "node:http";
+import fs from "node:fs";
+import path from "node:path";
+import { spawnSync } from "node:child_process";
+import { chromium } from "playwright-core";
+
+export const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../..");
+export const DIST = path.join(ROOT, "dist");
+export const ARTIFACTS = path.join(ROOT, "tests/e2e/artifacts");
+
+const TYPES = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript",
+  ".wasm": "application/wasm",
+  ".css": "text/css",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".json": "application/json",
+};
+
+/** Serves dist/ under `prefix` (a sub-path, as GitHub Pages does). */
+export function serve(prefix = "/tmath/") {
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url, "http://x");
+    if (!url.pathname.startsWith(prefix)) {
+      res.writeHead(404).end();
+      return;
+    }
+    let rel = decodeURIComponent(url.pathname.slice(prefix.length)) || "index.html";
+    const file = path.join(DIST, path.normalize(rel));
+    if (!file.startsWith(DIST) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { "content-type": TYPES[path.extname(file)] ?? "application/octet-stream" });
+    fs.createReadStream(file).pipe(res);
+  });
+  return new Promise((resolve) =>
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      resolve({ base: `http://127.0.0.1:${port}${prefix}`, origin: `http://127.0.0.1:${port}`, close: () => server.close() });
+    }),
+  );
+}
+
+export async function launch() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
+  });
+}
+
+/** A page that records console errors, page errors, failed and foreign requests. */
+export async function open(browser, url, { origin, viewport = { width: 1360, height: 1000 }, scale = 1, ...opts } = {}) {
+  const context = await browser.newContext({ viewport, deviceScaleFactor: scale, ...opts });
+  const page = await context.newPage();
+  const problems = [];
+  page.on("console", (m) => m.type() === "error" && problems.push(`console: ${m.text()}`));
+  page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
+  // ERR_ABORTED is a request cancelled by the next navigation, not a failure.
+  page.on("requestfailed", (r) => r.failure()?.errorText !== "net::ERR_ABORTED" && problems.push(`failed: ${r.url()} ${r.failure()?.errorText}`));
+  page.on("response", (r) => r.status() >= 400 && problems.push(`${r.status()}: ${r.url()}`));
+  page.on("request", (r) => origin && !r.url().startsWith(origin) && !r.url().startsWith("data:") && problems.push(`foreign: ${r.url()}`));
+  await page.goto(url);
+  await page.waitForSelector('[data-testid="per-gpu-total"]', { timeout: 20000 });
+  return { page, context, problems };
+}
+
+/** The core's JSON for URL-style pairs, from the native command line. */
+export function tmathJson(pairs) {
+  const bin = path.join(ROOT, "target/debug/tmath");
+  const args = pairs.map(([k, v]) => `--${k}=${v}`).concat("--json");
+  const out = spawnSync(bin, args, { encoding: "utf8" });
+  if (out.status !== 0) throw new Error(`tmath ${args.join(" ")}: ${out.stderr}`);
+  return JSON.parse(out.stdout);
+}
+
+/** Per-GPU bytes as the page shows them. */
+export async function domBytes(page) {
+  return page.evaluate(() => {
+    const b = (id) => Number(document.querySelector(`[data-testid="${id}"]`).dataset.bytes);
+    return {
+      model: b("part-model"),
+      gradients: b("part-gradients"),
+      optimizer: b("part-optimizer"),
+      activations: b("part-activations"),
+      zero3_live_params: b("part-zero3-live-params"),
+      total: b("per-gpu-total"),
+      capacity: b("gpu-capacity"),
+      fits: document.querySelector('[data-testid="fits"]').dataset.fits === "true",
+      flops: Number(document.querySelector('[data-testid="flops"]').dataset.flops),
+      chinchilla: Number(document.querySelector('[data-testid="chinchilla"]').dataset.tokens),
+      days: Number(document.querySelector('[data-testid="days"]').dataset.days),
+    };
+  });
+}
+
+/** Waits until the address bar's query satisfies `pred` (it is written once input settles). */
+export async function waitForQuery(page, pred, timeout = 3000) {
+  const start = Date.now();
+  for (;;) {
+    const q = new URL(page.url()).searchParams;
+    if (pred(q)) return q;
+    if (Date.now() - start > timeout) throw new Error(`query never matched: ${page.url()}`);
+    await page.waitForTimeout(50);
+  }
+}
+
+export function ensureArtifacts() {
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  return ARTIFACTS;
+}
