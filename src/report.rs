@@ -144,6 +144,11 @@ impl Report {
     pub fn headroom(&self) -> Bytes {
         Bytes(self.config.gpu_mem_bytes - self.per_gpu.total().get())
     }
+    /// Serving memory per GPU when the weights are split over the same t·p GPUs
+    /// (tensor and pipeline parallel); the whole model's figure is [`Report::inference`].
+    pub fn inference_per_gpu(&self) -> Bytes {
+        (self.inference / self.config.layout.model_parallel() as f64).whole()
+    }
     pub fn flops(&self) -> Flops {
         self.compute.total()
     }
@@ -296,6 +301,7 @@ impl Serialize for Report {
         o.serialize_field("warnings", &self.warnings.iter().map(|w| w.to_string()).collect::<Vec<_>>())?;
         // Details beyond the SPEC's required keys.
         o.serialize_field("warning_codes", &self.warnings.iter().map(|w| w.code()).collect::<Vec<_>>())?;
+        o.serialize_field("inference_bytes_per_gpu", &self.inference_per_gpu().get())?;
         o.serialize_field("model_states_bytes", &m.model_states().get())?;
         o.serialize_field("cpu_bytes_per_node", &self.cpu_per_node.get())?;
         o.serialize_field("flops_forward", &self.compute.forward.get())?;

@@ -56,6 +56,13 @@ pub fn Controls() -> impl IntoView {
         divisors(layers, 128, p).into_iter().map(|d| (d.to_string(), d.to_string())).collect()
     });
     let gpu_count = move || ctx.shown.with(|r| r.config.layout.gpus());
+    let token_marks = Signal::derive(move || {
+        let optimal = ctx.shown.with(|r| r.chinchilla_tokens().get());
+        vec![
+            (tmath::compute::MIN_RECOMMENDED_TOKENS, "floor", "200B".to_string()),
+            (optimal, "optimal", format!("20P = {}", tmath::units::format_count(optimal))),
+        ]
+    });
     view! {
         <div class="controls" data-view="controls">
             <fieldset>
@@ -74,7 +81,7 @@ pub fn Controls() -> impl IntoView {
             </fieldset>
             <fieldset>
                 <legend>{move || ctx.t("section-data")}</legend>
-                <NumberField key="tokens" scale=Scale::Log { min: 1e9, max: 1e14 } />
+                <NumberField key="tokens" scale=Scale::Log { min: 1e9, max: 1e14 } marks=token_marks />
             </fieldset>
             <fieldset>
                 <legend>{move || ctx.t("section-training")}</legend>

@@ -15,7 +15,14 @@ pub fn MemoryPanel() -> impl IntoView {
     let bars = Signal::derive(move || {
         ctx.shown.with(|r| {
             let m = &r.per_gpu;
-            let weights = r.inference.get() / tmath::memory::INFERENCE_OVERHEAD;
+            let serving = r.inference_per_gpu().get();
+            let weights = serving / tmath::memory::INFERENCE_OVERHEAD;
+            let mp = r.config.layout.model_parallel();
+            let inference_label = if mp > 1 {
+                format!("{} ÷ t·p = {mp} ({})", ctx.t("inference"), r.config.inference_dtype)
+            } else {
+                format!("{} ({})", ctx.t("inference"), r.config.inference_dtype)
+            };
             vec![
                 Bar {
                     label: ctx.t("training").to_string(),
@@ -23,8 +30,8 @@ pub fn MemoryPanel() -> impl IntoView {
                     current: true,
                 },
                 Bar {
-                    label: format!("{} ({})", ctx.t("inference"), r.config.inference_dtype),
-                    segments: vec![weights, 0.0, 0.0, 0.0, 0.0, r.inference.get() - weights],
+                    label: inference_label,
+                    segments: vec![weights, 0.0, 0.0, 0.0, 0.0, serving - weights],
                     current: false,
                 },
             ]

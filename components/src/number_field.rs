@@ -35,6 +35,9 @@ pub fn NumberField(
     /// Unit shown after the entry.
     #[prop(optional)]
     unit: &'static str,
+    /// Reference values marked under the slider: (value, CSS class, label).
+    #[prop(optional)]
+    marks: Option<Signal<Vec<(f64, &'static str, String)>>>,
 ) -> impl IntoView {
     let ctx = use_ctx();
     let value = Memo::new(move |_| ctx.settings.with(|s| s.value(key).unwrap_or_default()));
@@ -43,7 +46,36 @@ pub fn NumberField(
     let slider = scale.map(|scale| {
         let (lo, hi) = scale.positions();
         let step = if matches!(scale, Scale::Pow2 { .. }) { "1" } else { "any" };
+        // Ticks under the slider; their labels in a line below, so close marks never collide.
+        let marks = marks.map(|marks| {
+            view! {
+                <div class="slider-marks" aria-hidden="true">
+                    {move || {
+                        marks
+                            .get()
+                            .into_iter()
+                            .map(|(v, class, _)| {
+                                let frac = (scale.position(v) - lo) / (hi - lo);
+                                // The thumb's centre travels from 8 px to width − 8 px.
+                                let style = format!("left:calc(8px + (100% - 16px) * {frac:.4})");
+                                view! { <span class=format!("mark {class}") style=style></span> }
+                            })
+                            .collect_view()
+                    }}
+                </div>
+                <div class="mark-labels">
+                    {move || {
+                        marks
+                            .get()
+                            .into_iter()
+                            .map(|(_, class, label)| view! { <span class=format!("mark {class}")>{label}</span> })
+                            .collect_view()
+                    }}
+                </div>
+            }
+        });
         view! {
+            <div class="slider-wrap">
             <input
                 type="range"
                 class="slider"
@@ -59,6 +91,8 @@ pub fn NumberField(
                     }
                 }
             />
+            {marks}
+            </div>
         }
     });
     view! {

@@ -90,7 +90,7 @@ fn draw(canvas: web_sys::HtmlCanvasElement, scene: &Scene, dpr: f64) -> Option<(
         let color = PALETTE[r.part.min(PALETTE.len() - 1)];
         root.draw(&Rectangle::new([(px(r.x0), px(r.y0)), (px(r.x1), px(r.y1))], color.filled())).ok()?;
         // A thin gap between segments keeps them apart without relying on colour.
-        root.draw(&PathElement::new(vec![(px(r.x0), px(r.y0)), (px(r.x1), px(r.y0))], WHITE.stroke_width(1))).ok()?;
+        root.draw(&PathElement::new(vec![(px(r.x0), px(r.y0)), (px(r.x1), px(r.y0))], th.bg.stroke_width(1))).ok()?;
     }
     for (i, bar) in scene.bars.iter().enumerate() {
         let (x0, x1) = bar_x(i, scene.bars.len(), area, 0.62);

@@ -136,3 +136,65 @@ test("Llama 3 405B on 8×16×128 H100s (screenshot for the README)", async () =>
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+const PAGE_KEYS = new Set(["lang", "units", "embed", "view"]);
+const corePairs = (q) => [...q.entries()].filter(([k]) => !PAGE_KEYS.has(k));
+
+test("every control changes the result the way the core says", async () => {
+  const start = "model=llama-2-13b&tp=2&pp=2&dp=8&grad-accum=8";
+  const { page, context, problems } = await open(browser, `${server.base}?${start}`, { origin: server.origin });
+  let last = page.url();
+  const settle = async (what) => {
+    const q = await waitForQuery(page, () => page.url() !== last);
+    last = page.url();
+    assertSameAsCore(await domBytes(page), tmathJson(corePairs(q)), `${what} → ${q}`);
+  };
+  const selects = await page.$$eval("select[name]", (els) =>
+    els.map((e) => ({ name: e.name, current: e.value, values: [...e.options].map((o) => o.value) })),
+  );
+  let checked = 0;
+  for (const s of selects) {
+    if (PAGE_KEYS.has(s.name) || s.name === "model") continue;
+    const other = s.values.find((v) => v !== s.current);
+    if (other === undefined) continue;
+    await page.selectOption(`select[name="${s.name}"]`, other);
+    await settle(`${s.name}=${other}`);
+    checked++;
+  }
+  for (const name of await page.$$eval('input[type="checkbox"][name]', (els) => els.map((e) => e.name))) {
+    await page.click(`input[name="${name}"]`);
+    await settle(name);
+    checked++;
+  }
+  const entries = {
+    params: "14B", "active-params": "10B", tokens: "2T", layers: "48", hidden: "6144", heads: "48",
+    vocab: "50000", "seq-len": "8192", "micro-batch": "2", dp: "16", "grad-accum": "32",
+    "gpu-mem": "141", tflops: "200", "usd-per-gpu-hour": "2.5",
+  };
+  for (const [name, value] of Object.entries(entries)) {
+    await page.fill(`input[name="${name}"]`, value);
+    await page.press(`input[name="${name}"]`, "Enter");
+    await settle(`${name}=${value}`);
+    checked++;
+  }
+  // The model preset last: it resets the shape.
+  await page.selectOption('select[name="model"]', "gpt-3-175b");
+  await settle("model");
+  assert.ok(checked >= 25, `walked ${checked} controls`);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test("phone width and dark theme render (screenshots)", async () => {
+  for (const [name, opts] of [
+    ["phone-360", { viewport: { width: 360, height: 740 }, scale: 2 }],
+    ["dark", { colorScheme: "dark" }],
+  ]) {
+    const { page, context, problems } = await open(browser, `${server.base}?lang=ko`, { origin: server.origin, ...opts });
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    assert.ok(overflow <= 0, `${name}: no horizontal scroll (${overflow}px)`);
+    await page.screenshot({ path: path.join(ensureArtifacts(), `${name}.png`), fullPage: name !== "dark" });
+    assert.deepEqual(problems, []);
+    await context.close();
+  }
+});
