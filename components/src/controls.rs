@@ -3,7 +3,7 @@
 use crate::choice_field::ChoiceField;
 use crate::ctx::use_ctx;
 use crate::geometry::Scale;
-use crate::number_field::NumberField;
+use crate::number_field::{Mark, NumberField};
 use crate::switch_field::SwitchField;
 use leptos::prelude::*;
 use tmath::catalog::{GPUS, MODELS};
@@ -59,8 +59,8 @@ pub fn Controls() -> impl IntoView {
     let token_marks = Signal::derive(move || {
         let optimal = ctx.shown.with(|r| r.chinchilla_tokens().get());
         vec![
-            (tmath::compute::MIN_RECOMMENDED_TOKENS, "floor", "200B".to_string()),
-            (optimal, "optimal", format!("20P = {}", tmath::units::format_count(optimal))),
+            Mark { value: tmath::compute::MIN_RECOMMENDED_TOKENS, class: "floor", label: "200B".to_string() },
+            Mark { value: optimal, class: "optimal", label: format!("20P = {}", tmath::units::format_count(optimal)) },
         ]
     });
     view! {

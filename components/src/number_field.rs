@@ -25,6 +25,15 @@ fn compact(x: f64) -> String {
     }
 }
 
+/// A reference value marked under a slider.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mark {
+    pub value: f64,
+    /// CSS class giving its colour (`floor`, `optimal`).
+    pub class: &'static str,
+    pub label: String,
+}
+
 #[component]
 pub fn NumberField(
     /// The URL key this control sets.
@@ -35,9 +44,9 @@ pub fn NumberField(
     /// Unit shown after the entry.
     #[prop(optional)]
     unit: &'static str,
-    /// Reference values marked under the slider: (value, CSS class, label).
+    /// Reference values marked under the slider.
     #[prop(optional)]
-    marks: Option<Signal<Vec<(f64, &'static str, String)>>>,
+    marks: Option<Signal<Vec<Mark>>>,
 ) -> impl IntoView {
     let ctx = use_ctx();
     let value = Memo::new(move |_| ctx.settings.with(|s| s.value(key).unwrap_or_default()));
@@ -54,8 +63,8 @@ pub fn NumberField(
                         marks
                             .get()
                             .into_iter()
-                            .map(|(v, class, _)| {
-                                let frac = (scale.position(v) - lo) / (hi - lo);
+                            .map(|Mark { value, class, .. }| {
+                                let frac = (scale.position(value) - lo) / (hi - lo);
                                 // The thumb's centre travels from 8 px to width − 8 px.
                                 let style = format!("left:calc(8px + (100% - 16px) * {frac:.4})");
                                 view! { <span class=format!("mark {class}") style=style></span> }
@@ -68,7 +77,7 @@ pub fn NumberField(
                         marks
                             .get()
                             .into_iter()
-                            .map(|(_, class, label)| view! { <span class=format!("mark {class}")>{label}</span> })
+                            .map(|Mark { class, label, .. }| view! { <span class=format!("mark {class}")>{label}</span> })
                             .collect_view()
                     }}
                 </div>
