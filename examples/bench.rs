@@ -43,4 +43,20 @@ fn main() {
         black_box(Settings::from_pairs(black_box([("model", "llama-2-70b"), ("gpus", "16"), ("zero", "3")])));
     }
     println!("parse: {:.0} ns per 3-key query", start.elapsed().as_nanos() as f64 / 100_000.0);
+
+    // The planner on Llama 3 405B: the minimum-GPU search up to 16384 and every layout on 16384.
+    let base = Settings::from_pairs([("model", "llama-3-405b"), ("gpu", "h100-80gb")]).0.resolve().expect("valid");
+    let options = tmath::planner::PlanOptions::default();
+    let runs = 20;
+    let start = Instant::now();
+    let mut count = 0;
+    for _ in 0..runs {
+        let report = tmath::planner::plan(black_box(&base), &options, Some(16384));
+        count = report.layouts.len();
+        black_box(report);
+    }
+    println!(
+        "planner: {:.2} ms for min_gpus (N ≤ 16384) + {count} layouts on 16384 GPUs",
+        start.elapsed().as_secs_f64() * 1e3 / runs as f64
+    );
 }

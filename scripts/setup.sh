@@ -12,7 +12,7 @@ NEED_BROWSER=${NEED_BROWSER:-1}
 
 say() { printf '\033[1msetup:\033[0m %s\n' "$*"; }
 
-if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+if ! rustup target list --installed | grep -x wasm32-unknown-unknown >/dev/null; then
   say "adding the wasm32-unknown-unknown target"
   rustup target add wasm32-unknown-unknown
 fi
@@ -39,7 +39,7 @@ fi
 if [ "$NEED_BROWSER" = 1 ]; then
   missing=()
   [ -x /usr/bin/chromium ] || missing+=(chromium)
-  fc-list 2>/dev/null | grep -qi "cjk" || missing+=(fonts-noto-cjk)
+  fc-list 2>/dev/null | grep -i "cjk" >/dev/null || missing+=(fonts-noto-cjk)
   if [ ${#missing[@]} -gt 0 ]; then
     say "installing Debian packages: ${missing[*]}"
     if [ "$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi

@@ -19,6 +19,7 @@ pub mod config;
 pub mod fp;
 pub mod memory;
 pub mod parallel;
+pub mod planner;
 pub mod report;
 pub mod settings;
 pub mod units;

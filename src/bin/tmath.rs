@@ -23,7 +23,7 @@ fn help() -> String {
     }
     s.push_str(
         "\nOUTPUT:\n    --json                   one JSON object (bytes as plain numbers)\n    \
-         --help                   this text\n\nEXAMPLE:\n    \
+         --help                   this text\n\nSUBCOMMANDS:\n    plan                     the smallest cluster and the fastest layouts (tmath plan --help)\n\nEXAMPLE:\n    \
          tmath --model llama-2-70b --gpus 16 --zero 3 --recompute full --seq-len 4096\n",
     );
     s
@@ -176,7 +176,119 @@ fn receipt(r: &Report) -> String {
     s
 }
 
+fn plan_help() -> String {
+    let mut s = String::from(
+        "tmath plan — every layout of the model on N GPUs (--gpus), or on the fewest that fit,\n\
+         fastest first, with the minimum GPU count.\n\nUSAGE:\n    tmath plan [calculator flags] [planner flags] [--top K] [--json]\n\n\
+         PLANNER FLAGS:\n",
+    );
+    for (k, help) in tmath::planner::PLAN_KEYS {
+        s.push_str(&format!("    --{k:<22} {help}\n"));
+    }
+    s.push_str("    --top K                  print only the K fastest layouts\n");
+    s.push_str("\nEXAMPLE:\n    tmath plan --model llama-2-70b --seq-len 4096 --gpu a100-80gb --json\n");
+    s
+}
+
+fn plan(args: &[String]) -> Result<String, String> {
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        return Ok(plan_help());
+    }
+    // Planner flags first; the rest are the calculator's.
+    let mut options = tmath::planner::PlanOptions::default();
+    let mut top: Option<usize> = None;
+    let mut rest = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        let arg = &args[i];
+        let (name, inline) = match arg
+            .strip_prefix("--")
+            .map(|f| f.split_once('=').map_or((f, None), |(n, v)| (n, Some(v))))
+        {
+            Some(x) => x,
+            None => return Err(format!("unexpected argument '{arg}' (flags start with --; see tmath plan --help)")),
+        };
+        let planner = tmath::planner::PLAN_KEYS.iter().any(|(k, _)| *k == name);
+        if planner || name == "top" {
+            let switch = name == "tp-cross-node";
+            let value = match inline {
+                Some(v) => v.to_string(),
+                None if switch && args.get(i + 1).is_none_or(|n| n.starts_with("--")) => "1".to_string(),
+                None => {
+                    i += 1;
+                    args.get(i).cloned().ok_or_else(|| format!("--{name} needs a value"))?
+                }
+            };
+            if name == "top" {
+                top = Some(value.parse().map_err(|_| format!("top: '{value}' must be a whole number"))?);
+            } else {
+                options.set(name, &value)?;
+            }
+        } else {
+            rest.push(arg.clone());
+            // A calculator flag's value travels with it.
+            let takes_value = settings::key(name).is_some_and(|k| k.kind != Kind::Switch);
+            if inline.is_none() && takes_value {
+                if let Some(v) = args.get(i + 1) {
+                    rest.push(v.clone());
+                    i += 1;
+                }
+            }
+        }
+        i += 1;
+    }
+    let (pairs, json) = parse_args(&rest)?;
+    let explicit_gpus = pairs.iter().any(|(k, _)| k == "gpus" || k == "dp" || k == "tp" || k == "pp");
+    let (settings, errors) = Settings::from_pairs(pairs);
+    if let Some(e) = errors.first() {
+        return Err(e.to_string());
+    }
+    let config = settings.resolve().map_err(|e| e.to_string())?;
+    let n = explicit_gpus.then(|| config.layout.gpus());
+    let mut report = tmath::planner::plan(&config, &options, n);
+    if let Some(k) = top {
+        report.layouts.truncate(k);
+    }
+    if json {
+        return serde_json::to_string_pretty(&report).map_err(|e| e.to_string());
+    }
+    let mut s = match report.min_gpus {
+        Some(m) => format!(
+            "minimum GPUs: {m} (with {} GB reserve and {}% fragmentation)\n",
+            options.reserve_bytes / 1e9,
+            options.fragmentation * 100.0
+        ),
+        None => format!("no layout fits on up to {} GPUs\n", options.max_gpus),
+    };
+    s += &format!(
+        "layouts on {} GPUs, fastest first (global batch ≥ {} sequences):\n",
+        report.gpus, options.global_batch
+    );
+    s += "   tp   pp     dp  zero  recompute  sp     b     m   GB/GPU  needed   s/step  fits\n";
+    for l in &report.layouts {
+        s += &format!(
+            "{:>5}{:>5}{:>7}{:>6}  {:<9}  {:<3}{:>6}{:>6}{:>9}{:>8}{:>9}  {}\n",
+            l.tp,
+            l.pp,
+            l.dp,
+            l.zero.get(),
+            l.recompute.as_str(),
+            if l.sequence_parallel { "on" } else { "off" },
+            l.micro_batch,
+            l.grad_accum,
+            format_sig(l.per_gpu_bytes / 1e9),
+            format_sig(l.needed_bytes / 1e9),
+            format_sig(l.step_seconds),
+            if l.fits { "yes" } else { "no" }
+        );
+    }
+    Ok(s)
+}
+
 fn run(args: &[String]) -> Result<String, String> {
+    if args.first().is_some_and(|a| a == "plan") {
+        return plan(&args[1..]);
+    }
     if args.iter().any(|a| a == "--help" || a == "-h") {
         return Ok(help());
     }

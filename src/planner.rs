@@ -1,0 +1,346 @@
+//! The planner: every valid layout of a model on N GPUs, which fit, how fast
+//! they run, and the fewest GPUs that can train the model at all.
+//!
+//! Step time is an estimate built from the SPEC's pieces: compute (6·P per
+//! token plus recomputation) at the achieved τ, stretched by the pipeline
+//! bubble (p − 1)/m, plus the communication that cannot hide behind compute:
+//! tensor-parallel all-reduces (on the critical path), pipeline sends, and the
+//! part of the data-parallel all-reduce longer than the backward pass.
+
+use crate::config::{Config, Layout, Recompute, ZeroStage};
+use crate::memory::{self, MemoryBreakdown, GPUS_PER_NODE};
+use crate::parallel;
+use serde::Serialize;
+
+/// What the search may vary and what it assumes about the cluster.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PlanOptions {
+    /// Sequences per optimizer step G; each layout takes m = ⌈G/(b·d)⌉, so b·m·d ≥ G.
+    pub global_batch: u64,
+    /// Largest N the minimum-GPU search tries.
+    pub max_gpus: u64,
+    /// Allow tensor parallelism beyond one node (8 GPUs).
+    pub tp_cross_node: bool,
+    /// Memory the formulas leave out: CUDA context, framework, buffers (bytes per GPU).
+    pub reserve_bytes: f64,
+    /// Allocator fragmentation, as a fraction of the computed total.
+    pub fragmentation: f64,
+    /// Per-GPU bandwidth inside a node (NVLink), bytes/s per direction.
+    pub intra_node_bytes_per_s: f64,
+    /// Per-GPU bandwidth across nodes (InfiniBand), bytes/s per direction.
+    pub inter_node_bytes_per_s: f64,
+}
+
+impl Default for PlanOptions {
+    fn default() -> Self {
+        PlanOptions {
+            // Llama 3 405B's 16M-token batch at 8192 tokens per sequence.
+            global_batch: 2048,
+            max_gpus: 16384,
+            tp_cross_node: false,
+            // "CUDA context and framework, 1–2 GB".
+            reserve_bytes: 1.5e9,
+            fragmentation: 0.05,
+            // A100 NVLink 3: 600 GB/s both directions; one 400 Gb/s HCA per GPU.
+            intra_node_bytes_per_s: 300e9,
+            inter_node_bytes_per_s: 50e9,
+        }
+    }
+}
+
+/// The planner's own keys (command line `tmath plan` and the page), with their help.
+pub static PLAN_KEYS: &[(&str, &str)] = &[
+    ("max-gpus", "largest N the minimum-GPU search tries (default 16384)"),
+    ("global-batch", "sequences per step G (default 2048); m = ⌈G/(b·d)⌉"),
+    ("reserve-gb", "GB per GPU the formulas leave out: CUDA context, framework (default 1.5)"),
+    ("fragmentation-pct", "allocator fragmentation, % of the computed total (default 5)"),
+    ("intra-node-gbs", "per-GPU bandwidth inside a node, GB/s (NVLink; default 300)"),
+    ("inter-node-gbs", "per-GPU bandwidth across nodes, GB/s (InfiniBand; default 50)"),
+    ("tp-cross-node", "allow tensor parallelism beyond one 8-GPU node"),
+];
+
+impl PlanOptions {
+    /// Sets one planner key; the error names the key and the bad value.
+    pub fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
+        let number = |min: f64, max: f64| -> Result<f64, String> {
+            let x = crate::units::parse_number(value).map_err(|e| format!("{key}: '{value}' {e}"))?;
+            if x < min || x > max {
+                return Err(format!("{key}: '{value}' is outside {min} to {max}"));
+            }
+            Ok(x)
+        };
+        let whole = |min: f64, max: f64| -> Result<u64, String> {
+            let x = number(min, max)?;
+            if x.fract() != 0.0 {
+                return Err(format!("{key}: '{value}' must be a whole number"));
+            }
+            Ok(x as u64)
+        };
+        match key {
+            "max-gpus" => self.max_gpus = whole(1.0, 1e7)?,
+            "global-batch" => self.global_batch = whole(1.0, 1e7)?,
+            "reserve-gb" => self.reserve_bytes = number(0.0, 1e4)? * 1e9,
+            "fragmentation-pct" => self.fragmentation = number(0.0, 100.0)? / 100.0,
+            "intra-node-gbs" => self.intra_node_bytes_per_s = number(1e-3, 1e6)? * 1e9,
+            "inter-node-gbs" => self.inter_node_bytes_per_s = number(1e-3, 1e6)? * 1e9,
+            "tp-cross-node" => {
+                self.tp_cross_node = match value.trim().to_ascii_lowercase().as_str() {
+                    "" | "1" | "true" | "on" | "yes" => true,
+                    "0" | "false" | "off" | "no" => false,
+                    _ => return Err(format!("{key}: '{value}' is not a switch value (1/0)")),
+                }
+            }
+            _ => return Err(format!("unknown planner key '{key}'")),
+        }
+        Ok(())
+    }
+}
+
+/// One candidate layout and its evaluation.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Plan {
+    pub tp: u64,
+    pub pp: u64,
+    pub dp: u64,
+    pub zero: ZeroStage,
+    pub recompute: Recompute,
+    pub sequence_parallel: bool,
+    pub micro_batch: u64,
+    pub grad_accum: u64,
+    /// The formulas' total per GPU (bytes), without reserve or fragmentation.
+    pub per_gpu_bytes: f64,
+    /// per_gpu_bytes × (1 + fragmentation) + reserve: what must fit.
+    pub needed_bytes: f64,
+    pub step_seconds: f64,
+    pub fits: bool,
+}
+
+impl Plan {
+    /// b·m·d sequences per step.
+    pub fn global_batch(&self) -> u64 {
+        self.micro_batch * self.grad_accum * self.dp
+    }
+    pub fn seconds_per_sequence(&self) -> f64 {
+        self.step_seconds / self.global_batch() as f64
+    }
+
+    /// The calculator's configuration for this layout.
+    pub fn config(&self, base: &Config) -> Config {
+        Config {
+            layout: Layout { tp: self.tp, pp: self.pp, dp: self.dp },
+            zero: self.zero,
+            recompute: self.recompute,
+            sequence_parallel: self.sequence_parallel,
+            micro_batch: self.micro_batch,
+            grad_accum: self.grad_accum,
+            ..base.clone()
+        }
+    }
+}
+
+/// Divisors of n in increasing order.
+fn divisors(n: u64) -> Vec<u64> {
+    let mut small = Vec::new();
+    let mut large = Vec::new();
+    let mut k = 1;
+    while k * k <= n {
+        if n.is_multiple_of(k) {
+            small.push(k);
+            if k * k != n {
+                large.push(n / k);
+            }
+        }
+        k += 1;
+    }
+    small.extend(large.into_iter().rev());
+    small
+}
+
+fn needed(m: &MemoryBreakdown, o: &PlanOptions) -> f64 {
+    m.total().get() * (1.0 + o.fragmentation) + o.reserve_bytes
+}
+
+/// Bandwidth of a collective over `group` GPUs that are `stride` apart in the rank order.
+fn bandwidth(group: u64, stride: u64, o: &PlanOptions) -> f64 {
+    if group * stride <= GPUS_PER_NODE {
+        o.intra_node_bytes_per_s
+    } else {
+        o.inter_node_bytes_per_s
+    }
+}
+
+/// Estimated seconds per optimizer step (see the module comment).
+pub fn step_seconds(c: &Config, o: &PlanOptions) -> f64 {
+    let Layout { tp, pp, dp } = c.layout;
+    let n = c.layout.gpus() as f64;
+    let tokens = parallel::tokens_per_step(c);
+    let per_token = crate::compute::compute(c).total().get() / c.tokens.get();
+    let compute = tokens * per_token / (n * c.flops_per_gpu);
+    let bubble = parallel::bubble_fraction(pp, c.grad_accum);
+    // Activations of one micro-batch crossing a layer boundary: s·b·h values of 2 bytes.
+    let act = (c.seq_len * c.micro_batch * c.arch.hidden) as f64 * 2.0;
+    let layers = c.arch.layers.div_ceil(pp) as f64;
+    let m = c.grad_accum as f64;
+    // Megatron TP: two all-reduces forward and two backward per layer (Shoeybi et al. 2019, §3).
+    let tp_time = if tp > 1 {
+        let t = tp as f64;
+        layers * m * 4.0 * 2.0 * (t - 1.0) / t * act / bandwidth(tp, 1, o)
+    } else {
+        0.0
+    };
+    // Pipeline: one send forward and one backward per micro-batch per stage boundary.
+    let pp_time = if pp > 1 { 2.0 * m * act / tp as f64 / bandwidth(2, tp, o) } else { 0.0 };
+    // Data parallel: overlapped with the backward pass (2/3 of compute); the rest is exposed.
+    let dp_time = if dp > 1 { parallel::dp_comm_bytes(c).get() / bandwidth(dp, tp * pp, o) } else { 0.0 };
+    let exposed_dp = (dp_time - compute * 2.0 / 3.0).max(0.0);
+    compute * (1.0 + bubble) + tp_time + pp_time + exposed_dp
+}
+
+/// Tensor-parallel degrees to try: divisors of the heads, within a node unless allowed.
+fn tp_choices(base: &Config, o: &PlanOptions, n: u64) -> Vec<u64> {
+    let limit = if o.tp_cross_node { n } else { GPUS_PER_NODE.min(n) };
+    divisors(base.arch.heads).into_iter().filter(|&t| t <= limit && n.is_multiple_of(t)).collect()
+}
+
+/// Every layout on exactly `n` GPUs, evaluated; fastest fitting first, then the rest.
+pub fn layouts(base: &Config, o: &PlanOptions, n: u64) -> Vec<Plan> {
+    let mut out = Vec::new();
+    for t in tp_choices(base, o, n) {
+        for p in divisors(base.arch.layers).into_iter().filter(|&p| (n / t).is_multiple_of(p)) {
+            let d = n / (t * p);
+            if d > o.global_batch {
+                continue;
+            }
+            for zero in ZeroStage::ALL {
+                // DeepSpeed blocks pipeline parallelism with ZeRO-2/3 (article).
+                if p > 1 && zero.shards_gradients() {
+                    continue;
+                }
+                for recompute in Recompute::ALL {
+                    for sp in [false, true] {
+                        if sp && t == 1 {
+                            continue;
+                        }
+                        // Micro-batches: powers of two; m = ⌈G/(b·d)⌉ so b·m·d ≥ G, and m ≥ p
+                        // (an unfilled pipeline is never the answer).
+                        let bs = (0..).map(|k| 1u64 << k).take_while(|b| b * d <= o.global_batch);
+                        for (b, m) in bs.map(|b| (b, o.global_batch.div_ceil(b * d))).filter(|&(_, m)| m >= p) {
+                            let mut plan = Plan {
+                                tp: t,
+                                pp: p,
+                                dp: d,
+                                zero,
+                                recompute: *recompute,
+                                sequence_parallel: sp,
+                                micro_batch: b,
+                                grad_accum: m,
+                                per_gpu_bytes: 0.0,
+                                needed_bytes: 0.0,
+                                step_seconds: 0.0,
+                                fits: false,
+                            };
+                            let c = plan.config(base);
+                            let mem = memory::training_memory(&c);
+                            plan.per_gpu_bytes = mem.total().get();
+                            plan.needed_bytes = needed(&mem, o);
+                            plan.fits = plan.needed_bytes <= c.gpu_mem_bytes;
+                            plan.step_seconds = step_seconds(&c, o);
+                            out.push(plan);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    // Fastest per sequence: rounding m up can make a batch slightly larger than G.
+    out.sort_by(|a, b| b.fits.cmp(&a.fits).then(a.seconds_per_sequence().total_cmp(&b.seconds_per_sequence())));
+    out
+}
+
+/// The layout that needs least memory for given (t, p, ZeRO, recomputation, SP)
+/// at data-parallel degree d: micro-batch 1, and m ≥ p so the pipeline fills.
+fn leanest(base: &Config, t: u64, p: u64, d: u64, zero: ZeroStage, recompute: Recompute, sp: bool) -> Config {
+    Config {
+        layout: Layout { tp: t, pp: p, dp: d },
+        zero,
+        recompute,
+        sequence_parallel: sp,
+        micro_batch: 1,
+        grad_accum: p,
+        ..base.clone()
+    }
+}
+
+/// The fewest GPUs on which some layout fits, up to `o.max_gpus`; `None` if none does.
+///
+/// Per-GPU memory only falls as d grows (a property test checks it), so for
+/// each (t, p, ZeRO, recomputation, SP) a binary search finds the smallest d.
+pub fn min_gpus(base: &Config, o: &PlanOptions) -> Option<u64> {
+    let mut best: Option<u64> = None;
+    let tp_limit = if o.tp_cross_node { o.max_gpus } else { GPUS_PER_NODE.min(o.max_gpus) };
+    for t in divisors(base.arch.heads).into_iter().filter(|&t| t <= tp_limit) {
+        for p in divisors(base.arch.layers).into_iter().filter(|&p| t * p <= o.max_gpus) {
+            let d_max = (o.max_gpus / (t * p)).min(o.global_batch);
+            for zero in ZeroStage::ALL {
+                if p > 1 && zero.shards_gradients() {
+                    continue;
+                }
+                for recompute in Recompute::ALL {
+                    for sp in [false, true] {
+                        if sp && t == 1 {
+                            continue;
+                        }
+                        let fits = |d: u64| {
+                            let c = leanest(base, t, p, d, zero, *recompute, sp);
+                            needed(&memory::training_memory(&c), o) <= c.gpu_mem_bytes
+                        };
+                        if d_max == 0 || !fits(d_max) {
+                            continue;
+                        }
+                        let (mut lo, mut hi) = (1, d_max);
+                        while lo < hi {
+                            let mid = lo + (hi - lo) / 2;
+                            if fits(mid) {
+                                hi = mid;
+                            } else {
+                                lo = mid + 1;
+                            }
+                        }
+                        let n = t * p * lo;
+                        if best.is_none_or(|b| n < b) {
+                            best = Some(n);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    best
+}
+
+/// `tmath plan`'s answer.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PlanReport {
+    pub min_gpus: Option<u64>,
+    pub gpus: u64,
+    pub layouts: Vec<Plan>,
+}
+
+/// The minimum GPU count and the layouts on `n` GPUs (or on the minimum when `n` is `None`).
+pub fn plan(base: &Config, o: &PlanOptions, n: Option<u64>) -> PlanReport {
+    let min = min_gpus(base, o);
+    let gpus = n.or(min).unwrap_or(base.layout.gpus());
+    PlanReport { min_gpus: min, gpus, layouts: layouts(base, o, gpus) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn divisors_in_order() {
+        assert_eq!(divisors(12), vec![1, 2, 3, 4, 6, 12]);
+        assert_eq!(divisors(16), vec![1, 2, 4, 8, 16]);
+        assert_eq!(divisors(1), vec![1]);
+    }
+}

@@ -1,0 +1,127 @@
+//! The planner against the ordinary calculation and a brute-force search.
+
+mod common;
+use tmath::config::{Recompute, ZeroStage};
+use tmath::planner::{layouts, min_gpus, plan, PlanOptions};
+use tmath::{evaluate, Settings};
+
+fn base(pairs: &[(&str, &str)]) -> tmath::Config {
+    let (s, errors) = Settings::from_pairs(pairs.iter().copied());
+    assert!(errors.is_empty());
+    s.resolve().unwrap()
+}
+
+/// Every layout the planner returns evaluates to the same bytes through the
+/// ordinary path: the same keys as a person would type them.
+#[test]
+fn every_layout_matches_the_calculator() {
+    let shape = [("model", "llama-2-13b"), ("seq-len", "4096")];
+    let b = base(&shape);
+    let o = PlanOptions { global_batch: 64, ..PlanOptions::default() };
+    let ls = layouts(&b, &o, 32);
+    assert!(ls.len() > 100, "{} layouts", ls.len());
+    for l in ls {
+        let mut pairs: Vec<(String, String)> = shape.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        for (k, v) in [
+            ("tp", l.tp.to_string()),
+            ("pp", l.pp.to_string()),
+            ("dp", l.dp.to_string()),
+            ("zero", l.zero.get().to_string()),
+            ("recompute", l.recompute.as_str().to_string()),
+            ("sequence-parallel", (l.sequence_parallel as u8).to_string()),
+            ("micro-batch", l.micro_batch.to_string()),
+            ("grad-accum", l.grad_accum.to_string()),
+        ] {
+            pairs.push((k.into(), v));
+        }
+        let (s, errors) = Settings::from_pairs(pairs);
+        assert!(errors.is_empty());
+        let r = evaluate(&s.resolve().unwrap());
+        assert_eq!(r.per_gpu.total().get(), l.per_gpu_bytes, "{l:?}");
+        assert_eq!(l.tp * l.pp * l.dp, 32);
+        assert!(l.global_batch() >= 64 && l.grad_accum >= l.pp);
+    }
+}
+
+/// On small cases, an exhaustive search over N = 1..=max finds no fitting
+/// layout on fewer GPUs than `min_gpus` says, and finds one on exactly that many.
+#[test]
+fn min_gpus_agrees_with_brute_force() {
+    for (pairs, gpu_mem) in [
+        (&[("model", "llama-2-13b"), ("seq-len", "4096")][..], "40"),
+        (&[("model", "llama-2-7b"), ("seq-len", "2048"), ("optimizer", "sgd")][..], "24"),
+        (&[("model", "pythia-6.9b"), ("precision", "fp32")][..], "80"),
+        (&[("model", "gpt-neox-20b")][..], "48"),
+    ] {
+        let mut p = pairs.to_vec();
+        p.push(("gpu-mem", gpu_mem));
+        let b = base(&p);
+        let o = PlanOptions { global_batch: 32, max_gpus: 32, ..PlanOptions::default() };
+        let brute = (1..=o.max_gpus).find(|&n| layouts(&b, &o, n).iter().any(|l| l.fits));
+        assert_eq!(min_gpus(&b, &o), brute, "{pairs:?} on {gpu_mem} GB");
+    }
+}
+
+/// Issue 6's case: Llama 2 70B (mixed, AdamW, s = 4096, b = 1) under ZeRO-3
+/// does not fit on 8 A100 80 GB (140 GB of model states per GPU); on 16 it fits
+/// with full recomputation and not without.
+#[test]
+fn llama2_70b_zero3_on_8_and_16() {
+    let b = base(&[("model", "llama-2-70b"), ("seq-len", "4096")]);
+    let o = PlanOptions { global_batch: 64, reserve_bytes: 0.0, fragmentation: 0.0, ..PlanOptions::default() };
+    let fsdp = |n: u64, recompute: Recompute| {
+        layouts(&b, &o, n)
+            .into_iter()
+            .find(|l| {
+                l.tp == 1 && l.pp == 1 && l.zero == ZeroStage::ALL[3] && l.micro_batch == 1 && l.recompute == recompute
+            })
+            .unwrap()
+    };
+    for rc in Recompute::ALL {
+        assert!(!fsdp(8, *rc).fits);
+    }
+    assert!(fsdp(16, Recompute::Full).fits);
+    assert!(!fsdp(16, Recompute::Selective).fits);
+    assert!(!fsdp(16, Recompute::None).fits);
+    // With tensor and pipeline parallelism the planner finds fewer GPUs than 16.
+    let r = plan(&b, &o, None);
+    assert!(r.min_gpus.unwrap() <= 16, "{:?}", r.min_gpus);
+    assert!(r.layouts.first().is_some_and(|l| l.fits));
+}
+
+/// Layouts come fastest first; more bandwidth never makes a layout slower.
+#[test]
+fn ranking_and_bandwidth() {
+    let b = base(&[("model", "llama-3-70b"), ("gpu", "h100-80gb")]);
+    let o = PlanOptions::default();
+    let ls: Vec<_> = layouts(&b, &o, 512).into_iter().filter(|l| l.fits).collect();
+    assert!(!ls.is_empty());
+    for w in ls.windows(2) {
+        assert!(w[0].seconds_per_sequence() <= w[1].seconds_per_sequence());
+    }
+    let fast = PlanOptions { inter_node_bytes_per_s: 1e12, intra_node_bytes_per_s: 1e13, ..o.clone() };
+    for l in &ls[..10] {
+        let c = l.config(&b);
+        assert!(tmath::planner::step_seconds(&c, &fast) <= tmath::planner::step_seconds(&c, &o));
+    }
+}
+
+#[test]
+fn planner_keys_parse() {
+    let mut o = PlanOptions::default();
+    for (k, v) in [
+        ("max-gpus", "1024"),
+        ("global-batch", "4k"),
+        ("reserve-gb", "2"),
+        ("fragmentation-pct", "10"),
+        ("tp-cross-node", "1"),
+    ] {
+        o.set(k, v).unwrap();
+    }
+    assert_eq!(
+        (o.max_gpus, o.global_batch, o.reserve_bytes, o.fragmentation, o.tp_cross_node),
+        (1024, 4000, 2e9, 0.1, true)
+    );
+    assert!(o.set("global-batch", "1.5").is_err());
+    assert!(o.set("nope", "1").is_err());
+}
