@@ -22,6 +22,7 @@ pub mod parallel;
 pub mod planner;
 pub mod report;
 pub mod settings;
+pub mod sweep;
 pub mod units;
 
 pub use config::Config;

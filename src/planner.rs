@@ -10,6 +10,8 @@
 use crate::config::{Config, Layout, Recompute, ZeroStage};
 use crate::memory::{self, MemoryBreakdown, GPUS_PER_NODE};
 use crate::parallel;
+use crate::settings::SettingError;
+use crate::units::parse_number;
 use serde::Serialize;
 
 /// What the search may vary and what it assumes about the cluster.
@@ -60,19 +62,22 @@ pub static PLAN_KEYS: &[(&str, &str)] = &[
 ];
 
 impl PlanOptions {
-    /// Sets one planner key; the error names the key and the bad value.
-    pub fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
-        let number = |min: f64, max: f64| -> Result<f64, String> {
-            let x = crate::units::parse_number(value).map_err(|e| format!("{key}: '{value}' {e}"))?;
+    /// Sets one planner key, with the calculator's parsing and errors.
+    pub fn set(&mut self, key: &str, value: &str) -> Result<(), SettingError> {
+        let Some(&(key, _)) = PLAN_KEYS.iter().find(|(k, _)| *k == key) else {
+            return Err(SettingError::UnknownKey(key.to_string()));
+        };
+        let number = |min: f64, max: f64| -> Result<f64, SettingError> {
+            let x = parse_number(value).map_err(|why| SettingError::BadNumber { key, value: value.into(), why })?;
             if x < min || x > max {
-                return Err(format!("{key}: '{value}' is outside {min} to {max}"));
+                return Err(SettingError::OutOfRange { key, value: value.into(), min, max });
             }
             Ok(x)
         };
-        let whole = |min: f64, max: f64| -> Result<u64, String> {
+        let whole = |min: f64, max: f64| -> Result<u64, SettingError> {
             let x = number(min, max)?;
             if x.fract() != 0.0 {
-                return Err(format!("{key}: '{value}' must be a whole number"));
+                return Err(SettingError::NotWhole { key, value: value.into() });
             }
             Ok(x as u64)
         };
@@ -83,16 +88,41 @@ impl PlanOptions {
             "fragmentation-pct" => self.fragmentation = number(0.0, 100.0)? / 100.0,
             "intra-node-gbs" => self.intra_node_bytes_per_s = number(1e-3, 1e6)? * 1e9,
             "inter-node-gbs" => self.inter_node_bytes_per_s = number(1e-3, 1e6)? * 1e9,
-            "tp-cross-node" => {
+            _ => {
                 self.tp_cross_node = match value.trim().to_ascii_lowercase().as_str() {
                     "" | "1" | "true" | "on" | "yes" => true,
                     "0" | "false" | "off" | "no" => false,
-                    _ => return Err(format!("{key}: '{value}' is not a switch value (1/0)")),
+                    _ => return Err(SettingError::BadSwitch { key, value: value.into() }),
                 }
             }
-            _ => return Err(format!("unknown planner key '{key}'")),
         }
         Ok(())
+    }
+
+    /// The value a control shows for a planner key.
+    pub fn value(&self, key: &str) -> Option<String> {
+        Some(match key {
+            "max-gpus" => self.max_gpus.to_string(),
+            "global-batch" => self.global_batch.to_string(),
+            "reserve-gb" => format!("{}", self.reserve_bytes / 1e9),
+            "fragmentation-pct" => format!("{}", self.fragmentation * 100.0),
+            "intra-node-gbs" => format!("{}", self.intra_node_bytes_per_s / 1e9),
+            "inter-node-gbs" => format!("{}", self.inter_node_bytes_per_s / 1e9),
+            "tp-cross-node" => (self.tp_cross_node as u8).to_string(),
+            _ => return None,
+        })
+    }
+
+    /// Keys that differ from the defaults, for the URL.
+    pub fn to_pairs(&self) -> Vec<(&'static str, String)> {
+        let base = PlanOptions::default();
+        PLAN_KEYS
+            .iter()
+            .filter_map(|(k, _)| {
+                let v = self.value(k)?;
+                (Some(&v) != base.value(k).as_ref()).then_some((*k, v))
+            })
+            .collect()
     }
 }
 

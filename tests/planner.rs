@@ -124,4 +124,10 @@ fn planner_keys_parse() {
     );
     assert!(o.set("global-batch", "1.5").is_err());
     assert!(o.set("nope", "1").is_err());
+    let (mut back, pairs) = (PlanOptions::default(), o.to_pairs());
+    assert_eq!(pairs.len(), 5);
+    for (k, v) in pairs {
+        back.set(k, &v).unwrap();
+    }
+    assert_eq!(back, o);
 }

@@ -8,7 +8,9 @@ use crate::header::Header;
 use crate::i18n::Lang;
 use crate::memory_panel::MemoryPanel;
 use crate::notices::Notices;
+use crate::planner_panel::PlannerPanel;
 use crate::state;
+use crate::sweeps_panel::SweepsPanel;
 use crate::zero_panel::ZeroPanel;
 use gloo_timers::callback::Timeout;
 use leptos::prelude::*;
@@ -74,6 +76,8 @@ pub fn App() -> impl IntoView {
                     <ZeroPanel />
                     <ComputePanel />
                     <ChinchillaPanel />
+                    <PlannerPanel />
+                    <SweepsPanel />
                 </div>
             </main>
             <Show when=move || !embed()>

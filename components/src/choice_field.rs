@@ -12,7 +12,7 @@ pub fn ChoiceField(
     options: Signal<Vec<(String, String)>>,
 ) -> impl IntoView {
     let ctx = use_ctx();
-    let value = Memo::new(move |_| ctx.settings.with(|s| s.value(key).unwrap_or_default()));
+    let value = Memo::new(move |_| ctx.value(key));
     let id = format!("f-{key}");
     view! {
         <div class="field choice" data-field=key>

@@ -81,7 +81,7 @@ pub fn ComputePanel() -> impl IntoView {
                             r.with(|r| {
                                 format!(
                                     "{} {} {}",
-                                    ctx.t("global-batch"),
+                                    ctx.t("global-batch-label"),
                                     tmath::units::format_count(r.global_batch()),
                                     ctx.t("sequences"),
                                 )

@@ -47,6 +47,15 @@ impl Ctx {
 
     /// A control sets its key through the core's own parser: the same path as the URL.
     pub fn set(&self, key: &str, value: &str) {
+        if tmath::planner::PLAN_KEYS.iter().any(|(k, _)| *k == key) {
+            let mut plan = self.page.with_untracked(|p| p.plan.clone());
+            let result = plan.set(key, value);
+            self.record(key, result.clone());
+            if result.is_ok() {
+                self.page.update(|p| p.plan = plan);
+            }
+            return;
+        }
         if key == "model" && value.is_empty() {
             self.settings.update(|s| s.model = None);
             return;
@@ -58,14 +67,38 @@ impl Ctx {
                     // The page edits degrees; N follows them.
                     next.gpus = None;
                 }
-                self.field_errors.update(|errs| errs.retain(|(k, _)| k != key));
+                self.record(key, Ok(()));
                 self.settings.set(next);
             }
-            Err(e) => self.field_errors.update(|errs| {
-                errs.retain(|(k, _)| k != key);
-                errs.push((key.to_string(), e));
-            }),
+            Err(e) => self.record(key, Err(e)),
         }
+    }
+
+    /// Keeps the latest rejected entry per key, or clears it.
+    fn record(&self, key: &str, result: Result<(), SettingError>) {
+        self.field_errors.update(|errs| {
+            errs.retain(|(k, _)| k != key);
+            if let Err(e) = result {
+                errs.push((key.to_string(), e));
+            }
+        });
+    }
+
+    /// The value a control shows for `key` (calculator or planner), tracked.
+    pub fn value(&self, key: &str) -> String {
+        self.settings.with(|s| s.value(key)).or_else(|| self.page.with(|p| p.plan.value(key))).unwrap_or_default()
+    }
+
+    /// Sets several keys at once (a planner layout): one recomputation, one URL write.
+    pub fn set_all(&self, pairs: &[(&str, String)]) {
+        let mut next = self.settings.get_untracked();
+        for (k, v) in pairs {
+            if next.set(k, v).is_err() {
+                return;
+            }
+        }
+        next.gpus = None;
+        self.settings.set(next);
     }
 
     /// Text in the page's language.

@@ -12,12 +12,15 @@ mod field_notes;
 mod geometry;
 mod header;
 mod i18n;
+mod line_chart;
 mod memory_panel;
 mod notices;
 mod number_field;
 mod panic_page;
+mod planner_panel;
 mod stacked_bars;
 mod state;
+mod sweeps_panel;
 mod switch_field;
 mod zero_panel;
 

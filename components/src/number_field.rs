@@ -49,7 +49,7 @@ pub fn NumberField(
     marks: Option<Signal<Vec<Mark>>>,
 ) -> impl IntoView {
     let ctx = use_ctx();
-    let value = Memo::new(move |_| ctx.settings.with(|s| s.value(key).unwrap_or_default()));
+    let value = Memo::new(move |_| ctx.value(key));
     let numeric = move || value.get().parse::<f64>().unwrap_or(0.0);
     let id = format!("f-{key}");
     let slider = scale.map(|scale| {

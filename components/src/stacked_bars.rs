@@ -35,11 +35,15 @@ struct Theme {
     line: RGBColor,
 }
 
-fn theme() -> Theme {
-    let dark = web_sys::window()
+/// Whether the system asks for the dark theme (the canvas follows the CSS).
+pub fn prefers_dark() -> bool {
+    web_sys::window()
         .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
-        .is_some_and(|m| m.matches());
-    if dark {
+        .is_some_and(|m| m.matches())
+}
+
+fn theme() -> Theme {
+    if prefers_dark() {
         Theme {
             bg: RGBColor(18, 20, 23),
             fg: RGBColor(230, 230, 230),

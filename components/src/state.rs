@@ -2,6 +2,7 @@
 //! page uses (`lang`, `units`, `embed`, `view`). Pure functions, tested natively.
 
 use crate::i18n::Lang;
+use tmath::planner::{PlanOptions, PLAN_KEYS};
 use tmath::settings::SettingError;
 use tmath::units::ByteUnit;
 use tmath::Settings;
@@ -15,9 +16,11 @@ pub struct PageOptions {
     pub embed: bool,
     /// Open on one section (`memory`, `zero`, `compute`, `chinchilla`).
     pub view: Option<String>,
+    /// The planner's assumptions (reserve, bandwidths, global batch).
+    pub plan: PlanOptions,
 }
 
-pub const VIEWS: &[&str] = &["memory", "zero", "compute", "chinchilla", "controls"];
+pub const VIEWS: &[&str] = &["memory", "zero", "compute", "chinchilla", "planner", "sweeps"];
 
 /// What a query string gave: options, settings, and every key or value it rejected.
 #[derive(Clone, Debug, PartialEq)]
@@ -99,6 +102,11 @@ pub fn load(query: &str) -> Loaded {
                 Some(x) => page.view = Some(x.to_string()),
                 None => errors.push(SettingError::UnknownChoice { key: "view", value: v, choices: VIEWS.to_vec() }),
             },
+            k if PLAN_KEYS.iter().any(|(p, _)| *p == k) => {
+                if let Err(e) = page.plan.set(k, &v) {
+                    errors.push(e);
+                }
+            }
             _ => core.push((k, v)),
         }
     }
@@ -127,6 +135,7 @@ pub fn query(settings: &Settings, page: &PageOptions) -> String {
     if let Some(v) = &page.view {
         pairs.push(("view".into(), v.clone()));
     }
+    pairs.extend(page.plan.to_pairs().into_iter().map(|(k, v)| (k.to_string(), v)));
     if pairs.is_empty() {
         return String::new();
     }
@@ -140,7 +149,8 @@ mod tests {
 
     #[test]
     fn query_round_trip() {
-        let l = load("?model=llama-3-405b&tp=8&pp=16&dp=128&gpu=h100-80gb&lang=en&units=gib&zero=1");
+        let l = load("?model=llama-3-405b&tp=8&pp=16&dp=128&gpu=h100-80gb&lang=en&units=gib&zero=1&reserve-gb=2");
+        assert_eq!(l.page.plan.reserve_bytes, 2e9);
         assert!(l.errors.is_empty(), "{:?}", l.errors);
         let q = query(&l.settings, &l.page);
         let back = load(&q);

@@ -10,7 +10,7 @@ pub fn SwitchField(
     key: &'static str,
 ) -> impl IntoView {
     let ctx = use_ctx();
-    let on = Memo::new(move |_| ctx.settings.with(|s| s.value(key).as_deref() == Some("1")));
+    let on = Memo::new(move |_| ctx.value(key) == "1");
     let id = format!("f-{key}");
     view! {
         <div class="field switch" data-field=key>

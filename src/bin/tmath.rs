@@ -222,7 +222,7 @@ fn plan(args: &[String]) -> Result<String, String> {
             if name == "top" {
                 top = Some(value.parse().map_err(|_| format!("top: '{value}' must be a whole number"))?);
             } else {
-                options.set(name, &value)?;
+                options.set(name, &value).map_err(|e| e.to_string())?;
             }
         } else {
             rest.push(arg.clone());

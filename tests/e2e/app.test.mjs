@@ -3,7 +3,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
-import { serve, launch, open, tmathJson, domBytes, waitForQuery, ensureArtifacts } from "./harness.mjs";
+import { serve, launch, open, tmathJson, tmathPlan, domBytes, waitForQuery, ensureArtifacts } from "./harness.mjs";
 
 let server, browser;
 before(async () => {
@@ -137,7 +137,8 @@ test("Llama 3 405B on 8×16×128 H100s (screenshot for the README)", async () =>
   await context.close();
 });
 
-const PAGE_KEYS = new Set(["lang", "units", "embed", "view"]);
+const PAGE_KEYS = new Set(["lang", "units", "embed", "view", "max-gpus", "global-batch", "reserve-gb",
+  "fragmentation-pct", "intra-node-gbs", "inter-node-gbs", "tp-cross-node"]);
 const corePairs = (q) => [...q.entries()].filter(([k]) => !PAGE_KEYS.has(k));
 
 test("every control changes the result the way the core says", async () => {
@@ -161,7 +162,8 @@ test("every control changes the result the way the core says", async () => {
     await settle(`${s.name}=${other}`);
     checked++;
   }
-  for (const name of await page.$$eval('input[type="checkbox"][name]', (els) => els.map((e) => e.name))) {
+  const switches = await page.$$eval('input[type="checkbox"][name]', (els) => els.map((e) => e.name));
+  for (const name of switches.filter((n) => !PAGE_KEYS.has(n))) {
     await page.click(`input[name="${name}"]`);
     await settle(name);
     checked++;
@@ -197,4 +199,22 @@ test("phone width and dark theme render (screenshots)", async () => {
     assert.deepEqual(problems, []);
     await context.close();
   }
+});
+
+test("the planner finds the fewest GPUs and applies a layout", async () => {
+  const q = "model=llama-2-70b&seq-len=4096&dp=16&zero=3";
+  const { page, context, problems } = await open(browser, `${server.base}?${q}`, { origin: server.origin });
+  const min = Number(await page.getAttribute('[data-testid="min-gpus"]', "data-gpus"));
+  const plan = tmathPlan([...new URLSearchParams(q).entries()]);
+  assert.equal(min, plan.min_gpus);
+  // The table lists the fastest layouts on the current 16 GPUs; the first applies.
+  const first = await page.getAttribute('[data-testid="layouts"] tbody tr', "data-bytes");
+  assert.equal(Number(first), plan.layouts.filter((l) => l.fits)[0].per_gpu_bytes);
+  await page.click('[data-testid="layouts"] tbody tr button');
+  const after = await waitForQuery(page, (p) => p.has("recompute"));
+  const dom = await domBytes(page);
+  assert.equal(dom.total, Number(first));
+  assertSameAsCore(dom, tmathJson(corePairs(after)), `applied → ${after}`);
+  assert.deepEqual(problems, []);
+  await context.close();
 });

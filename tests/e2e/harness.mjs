@@ -85,6 +85,15 @@ export function tmathJson(pairs) {
   return JSON.parse(out.stdout);
 }
 
+/** `tmath plan --json` for URL-style pairs (the current N). */
+export function tmathPlan(pairs) {
+  const bin = path.join(ROOT, "target/debug/tmath");
+  const args = ["plan", ...pairs.map(([k, v]) => `--${k}=${v}`), "--json"];
+  const out = spawnSync(bin, args, { encoding: "utf8" });
+  if (out.status !== 0) throw new Error(`tmath ${args.join(" ")}: ${out.stderr}`);
+  return JSON.parse(out.stdout);
+}
+
 /** Per-GPU bytes as the page shows them. */
 export async function domBytes(page) {
   return page.evaluate(() => {

@@ -1,0 +1,175 @@
+//! The planner: the fewest GPUs that can train this model and the fastest
+//! layouts on the current N, in a sortable table; a row applies its layout.
+
+use crate::ctx::use_ctx;
+use crate::number_field::NumberField;
+use crate::switch_field::SwitchField;
+use leptos::prelude::*;
+use tmath::planner::{plan, Plan};
+use tmath::units::format_sig;
+
+/// Rows shown: the fastest that fit.
+const ROWS: usize = 25;
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum SortBy {
+    Speed,
+    Memory,
+    Tp,
+    Pp,
+    Dp,
+    Zero,
+}
+
+fn sort(rows: &mut [Plan], by: SortBy) {
+    match by {
+        SortBy::Speed => rows.sort_by(|a, b| a.seconds_per_sequence().total_cmp(&b.seconds_per_sequence())),
+        SortBy::Memory => rows.sort_by(|a, b| a.needed_bytes.total_cmp(&b.needed_bytes)),
+        SortBy::Tp => rows.sort_by_key(|r| r.tp),
+        SortBy::Pp => rows.sort_by_key(|r| r.pp),
+        SortBy::Dp => rows.sort_by_key(|r| r.dp),
+        SortBy::Zero => rows.sort_by_key(|r| r.zero),
+    }
+}
+
+fn layout_pairs(l: &Plan) -> Vec<(&'static str, String)> {
+    vec![
+        ("tp", l.tp.to_string()),
+        ("pp", l.pp.to_string()),
+        ("dp", l.dp.to_string()),
+        ("zero", l.zero.get().to_string()),
+        ("recompute", l.recompute.as_str().to_string()),
+        ("sequence-parallel", (l.sequence_parallel as u8).to_string()),
+        ("micro-batch", l.micro_batch.to_string()),
+        ("grad-accum", l.grad_accum.to_string()),
+    ]
+}
+
+#[component]
+pub fn PlannerPanel() -> impl IntoView {
+    let ctx = use_ctx();
+    let sort_by = RwSignal::new(SortBy::Speed);
+    let report = Memo::new(move |_| {
+        ctx.shown.with(|r| ctx.page.with(|p| plan(&r.config, &p.plan, Some(r.config.layout.gpus()))))
+    });
+    let rows = move || {
+        let mut fitting: Vec<Plan> = report.with(|r| r.layouts.iter().filter(|l| l.fits).take(ROWS).cloned().collect());
+        sort(&mut fitting, sort_by.get());
+        fitting
+    };
+    let units = move || ctx.page.with(|p| p.units);
+    let header = move |label: &'static str, by: SortBy| {
+        view! {
+            <th scope="col" aria-sort=move || if sort_by.get() == by { "ascending" } else { "none" }>
+                <button type="button" class="sort" on:click=move |_| sort_by.set(by)>{label}</button>
+            </th>
+        }
+    };
+    let use_min = move |_| {
+        let base = ctx.shown.get_untracked().config;
+        let opts = ctx.page.with_untracked(|p| p.plan.clone());
+        if let Some(first) = plan(&base, &opts, None).layouts.into_iter().find(|l| l.fits) {
+            ctx.set_all(&layout_pairs(&first));
+        }
+    };
+    view! {
+        <section class="panel planner" data-view="planner" aria-labelledby="h-planner">
+            <h2 id="h-planner">{move || ctx.t("section-planner")}</h2>
+            <p data-testid="min-gpus" data-gpus=move || report.with(|r| r.min_gpus.map_or(0, |n| n).to_string())>
+                {move || ctx.t("min-gpus")} ": "
+                <strong>
+                    {move || {
+                        report.with(|r| match r.min_gpus {
+                            Some(n) => n.to_string(),
+                            None => format!("> {}", ctx.page.with(|p| p.plan.max_gpus)),
+                        })
+                    }}
+                </strong>
+                " "
+                <button type="button" on:click=use_min disabled=move || report.with(|r| r.min_gpus.is_none())>
+                    {move || ctx.t("use-min")}
+                </button>
+            </p>
+            <p class="detail">
+                {move || {
+                    ctx.page.with(|p| {
+                        format!(
+                            "{} {} GB + {}% · G = {} · NVLink {} GB/s · IB {} GB/s",
+                            ctx.t("reserve"),
+                            p.plan.reserve_bytes / 1e9,
+                            p.plan.fragmentation * 100.0,
+                            p.plan.global_batch,
+                            p.plan.intra_node_bytes_per_s / 1e9,
+                            p.plan.inter_node_bytes_per_s / 1e9,
+                        )
+                    })
+                }}
+            </p>
+            <details class="plan-options">
+                <summary>{move || ctx.t("plan-assumptions")}</summary>
+                <div class="grid2">
+                    <NumberField key="global-batch" />
+                    <NumberField key="max-gpus" />
+                    <NumberField key="reserve-gb" unit="GB" />
+                    <NumberField key="fragmentation-pct" unit="%" />
+                    <NumberField key="intra-node-gbs" unit="GB/s" />
+                    <NumberField key="inter-node-gbs" unit="GB/s" />
+                </div>
+                <SwitchField key="tp-cross-node" />
+            </details>
+            <div class="table-wrap">
+                <table class="layouts" data-testid="layouts">
+                    <caption>
+                        {move || format!("{} N = {}", ctx.t("fastest-on"), ctx.shown.with(|r| r.config.layout.gpus()))}
+                    </caption>
+                    <thead>
+                        <tr>
+                            {header("t", SortBy::Tp)}
+                            {header("p", SortBy::Pp)}
+                            {header("d", SortBy::Dp)}
+                            {header("ZeRO", SortBy::Zero)}
+                            <th scope="col">{move || ctx.t("recompute")}</th>
+                            <th scope="col">"SP"</th>
+                            <th scope="col">"b × m"</th>
+                            {header("GB/GPU", SortBy::Memory)}
+                            {header("s/step", SortBy::Speed)}
+                            <th scope="col"></th>
+                        </tr>
+                    </thead>
+                    <tbody>
+                        {move || {
+                            let u = units();
+                            rows()
+                                .into_iter()
+                                .map(|l| {
+                                    let pairs = layout_pairs(&l);
+                                    view! {
+                                        <tr data-bytes=l.per_gpu_bytes.to_string()>
+                                            <td>{l.tp}</td>
+                                            <td>{l.pp}</td>
+                                            <td>{l.dp}</td>
+                                            <td>{l.zero.get()}</td>
+                                            <td>{ctx.t(l.recompute.as_str())}</td>
+                                            <td>{if l.sequence_parallel { "✓" } else { "–" }}</td>
+                                            <td>{format!("{} × {}", l.micro_batch, l.grad_accum)}</td>
+                                            <td class="num">{u.format(tmath::Bytes(l.needed_bytes))}</td>
+                                            <td class="num">{format_sig(l.step_seconds)}</td>
+                                            <td>
+                                                <button type="button" on:click=move |_| ctx.set_all(&pairs)>
+                                                    {move || ctx.t("apply")}
+                                                </button>
+                                            </td>
+                                        </tr>
+                                    }
+                                })
+                                .collect_view()
+                        }}
+                    </tbody>
+                </table>
+            </div>
+            <Show when=move || rows().is_empty()>
+                <p class="detail">{move || ctx.t("no-layout")}</p>
+            </Show>
+        </section>
+    }
+}

@@ -1,0 +1,86 @@
+//! Sweep charts, the current configuration marked: memory per GPU against
+//! model size (the Megatron paper's figure), against sequence length (the s²
+//! attention term), against N for each ZeRO stage; training days against N.
+
+use crate::ctx::use_ctx;
+use crate::line_chart::{LineChart, LineScene, Series, YAxis};
+use leptos::prelude::*;
+use tmath::sweep;
+
+#[component]
+pub fn SweepsPanel() -> impl IntoView {
+    let ctx = use_ctx();
+    let units = move || ctx.page.with(|p| p.units);
+    let capacity = move || ctx.shown.with(|r| r.config.gpu_mem_bytes);
+    let by_params = Signal::derive(move || {
+        let points = ctx.shown.with(|r| sweep::memory_vs_params(&r.config, &sweep::log_points(1e8, 2e12, 40)));
+        LineScene {
+            series: vec![Series { label: ctx.t("total").into(), points, color: 0 }],
+            y: YAxis::Bytes(units()),
+            capacity: Some(capacity()),
+            marker: Some(ctx.shown.with(|r| r.config.params.get())),
+            log_y: true,
+        }
+    });
+    let by_seq = Signal::derive(move || {
+        let lens: Vec<u64> = (7..=17).map(|k| 1u64 << k).collect();
+        let points = ctx.shown.with(|r| sweep::memory_vs_seq_len(&r.config, &lens));
+        LineScene {
+            series: vec![Series { label: ctx.t("total").into(), points, color: 3 }],
+            y: YAxis::Bytes(units()),
+            capacity: Some(capacity()),
+            marker: Some(ctx.shown.with(|r| r.config.seq_len as f64)),
+            log_y: true,
+        }
+    });
+    let gpus = Memo::new(move |_| ctx.shown.with(|r| sweep::gpu_counts(&r.config, 16384)));
+    let by_gpus = Signal::derive(move || {
+        let series = ctx.shown.with(|r| sweep::memory_vs_gpus(&r.config, &gpus.get()));
+        LineScene {
+            series: series
+                .into_iter()
+                .enumerate()
+                .map(|(z, points)| Series { label: format!("ZeRO-{z}"), points, color: z })
+                .collect(),
+            y: YAxis::Bytes(units()),
+            capacity: Some(capacity()),
+            marker: Some(ctx.shown.with(|r| r.config.layout.gpus() as f64)),
+            log_y: true,
+        }
+    });
+    let days = Signal::derive(move || LineScene {
+        series: vec![Series {
+            label: ctx.t("days").into(),
+            points: ctx.shown.with(|r| sweep::days_vs_gpus(&r.config, &gpus.get())),
+            color: 2,
+        }],
+        y: YAxis::Days,
+        capacity: None,
+        marker: Some(ctx.shown.with(|r| r.config.layout.gpus() as f64)),
+        log_y: true,
+    });
+    let label = |key: &'static str| Signal::derive(move || ctx.t(key).to_string());
+    view! {
+        <section class="panel sweeps" data-view="sweeps" aria-labelledby="h-sweeps">
+            <h2 id="h-sweeps">{move || ctx.t("section-sweeps")}</h2>
+            <div class="sweep-grid">
+                <figure>
+                    <figcaption>{move || ctx.t("sweep-params")}</figcaption>
+                    <LineChart scene=by_params label=label("sweep-params") testid="sweep-params" />
+                </figure>
+                <figure>
+                    <figcaption>{move || ctx.t("sweep-seq")}</figcaption>
+                    <LineChart scene=by_seq label=label("sweep-seq") testid="sweep-seq" />
+                </figure>
+                <figure>
+                    <figcaption>{move || ctx.t("sweep-gpus")}</figcaption>
+                    <LineChart scene=by_gpus label=label("sweep-gpus") testid="sweep-gpus" />
+                </figure>
+                <figure>
+                    <figcaption>{move || ctx.t("sweep-days")}</figcaption>
+                    <LineChart scene=days label=label("sweep-days") testid="sweep-days" />
+                </figure>
+            </div>
+        </section>
+    }
+}

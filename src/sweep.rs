@@ -1,0 +1,134 @@
+//! Sweeps: one quantity against one input, everything else held, for the
+//! charts (memory against model size, sequence length and GPU count; days
+//! against GPU count). Each point is an ordinary evaluation.
+
+use crate::config::{Architecture, Config, Layout, ZeroStage};
+use crate::memory::training_memory;
+use crate::report::evaluate;
+use crate::units::Params;
+
+/// `n` points from `lo` to `hi`, evenly spaced on a log axis.
+pub fn log_points(lo: f64, hi: f64, n: usize) -> Vec<f64> {
+    let n = n.max(2);
+    (0..n).map(|i| lo * (hi / lo).powf(i as f64 / (n - 1) as f64)).collect()
+}
+
+/// A shape for `params` grown from `base` by k = (P/P₀)^(1/3) in layers and
+/// width alike, width kept a multiple of the heads: the family the Megatron
+/// paper's figure sweeps (22B to 1T), not a published model.
+pub fn scaled_arch(base: &Architecture, base_params: Params, params: f64) -> Architecture {
+    let k = (params / base_params.get()).cbrt();
+    let heads = base.heads.max(1);
+    let width_per_head = ((base.hidden as f64 * k) / heads as f64).round().max(1.0) as u64;
+    Architecture {
+        layers: ((base.layers as f64 * k).round() as u64).max(1),
+        hidden: width_per_head * heads,
+        heads,
+        vocab: base.vocab,
+    }
+}
+
+/// Per-GPU total (bytes) against the parameter count, the shape scaled with it.
+pub fn memory_vs_params(base: &Config, params: &[f64]) -> Vec<(f64, f64)> {
+    params
+        .iter()
+        .map(|&p| {
+            let arch = scaled_arch(&base.arch, base.params, p);
+            let layers_ok = arch.layers.is_multiple_of(base.layout.pp) || base.layout.pp == 1;
+            let arch = if layers_ok {
+                arch
+            } else {
+                Architecture { layers: arch.layers.next_multiple_of(base.layout.pp), ..arch }
+            };
+            let c = Config { params: Params(p), active_params: Params(p), arch, ..base.clone() };
+            (p, training_memory(&c).total().get())
+        })
+        .collect()
+}
+
+/// Per-GPU total (bytes) against the sequence length: the 5·a·s/h attention term grows as s².
+pub fn memory_vs_seq_len(base: &Config, seq_lens: &[u64]) -> Vec<(f64, f64)> {
+    seq_lens
+        .iter()
+        .map(|&s| (s as f64, training_memory(&Config { seq_len: s, ..base.clone() }).total().get()))
+        .collect()
+}
+
+/// Data-parallel degrees giving the GPU counts, for the base's t·p.
+fn dp_for(base: &Config, gpus: &[u64]) -> Vec<(u64, u64)> {
+    let mp = base.layout.model_parallel();
+    gpus.iter().filter(|&&n| n >= mp && n.is_multiple_of(mp)).map(|&n| (n, n / mp)).collect()
+}
+
+/// Per-GPU total (bytes) against N, one series per ZeRO stage.
+pub fn memory_vs_gpus(base: &Config, gpus: &[u64]) -> [Vec<(f64, f64)>; 4] {
+    ZeroStage::ALL.map(|zero| {
+        dp_for(base, gpus)
+            .into_iter()
+            .map(|(n, d)| {
+                let c = Config { zero, layout: Layout { dp: d, ..base.layout }, ..base.clone() };
+                (n as f64, training_memory(&c).total().get())
+            })
+            .collect()
+    })
+}
+
+/// Wall-clock days against N (T = C/(N·τ)).
+pub fn days_vs_gpus(base: &Config, gpus: &[u64]) -> Vec<(f64, f64)> {
+    dp_for(base, gpus)
+        .into_iter()
+        .map(|(n, d)| (n as f64, evaluate(&Config { layout: Layout { dp: d, ..base.layout }, ..base.clone() }).days()))
+        .collect()
+}
+
+/// Powers of two from t·p up to `max`.
+pub fn gpu_counts(base: &Config, max: u64) -> Vec<u64> {
+    let mp = base.layout.model_parallel();
+    (0..40).map(|k| mp << k).take_while(|&n| n <= max.max(mp)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Settings;
+
+    fn base(pairs: &[(&str, &str)]) -> Config {
+        Settings::from_pairs(pairs.iter().copied()).0.resolve().unwrap()
+    }
+
+    #[test]
+    fn log_points_span_the_range() {
+        let p = log_points(1e9, 1e12, 4);
+        assert_eq!(p.len(), 4);
+        assert!((p[1] - 1e10).abs() < 1.0 && (p[3] - 1e12).abs() < 1e3);
+    }
+
+    #[test]
+    fn scaled_shape_keeps_the_parameter_count_close() {
+        let c = base(&[("model", "megatron-22b")]);
+        for p in [1e9, 22e9, 175e9, 1e12] {
+            let a = scaled_arch(&c.arch, c.params, p);
+            let ratio = a.approx_params().get() / p;
+            assert!((0.8..1.25).contains(&ratio), "{p}: {ratio}");
+            assert_eq!(a.hidden % a.heads, 0);
+        }
+    }
+
+    #[test]
+    fn sweeps_are_monotone_where_the_formulas_are() {
+        let c = base(&[("model", "llama-2-7b"), ("tp", "2")]);
+        let mem = memory_vs_params(&c, &log_points(1e9, 1e12, 12));
+        assert!(mem.windows(2).all(|w| w[1].1 > w[0].1), "bigger models need more memory");
+        let seq = memory_vs_seq_len(&c, &[512, 1024, 2048, 4096, 8192]);
+        assert!(seq.windows(2).all(|w| w[1].1 > w[0].1));
+        // The s² term: the increment per doubling grows.
+        assert!(seq[4].1 - seq[3].1 > 2.0 * (seq[3].1 - seq[2].1) * 0.99);
+        let gpus = gpu_counts(&c, 1024);
+        assert_eq!(gpus.first(), Some(&2));
+        let by_zero = memory_vs_gpus(&c, &gpus);
+        assert!(by_zero[0].windows(2).all(|w| w[1].1 == w[0].1), "ZeRO-0 does not shrink with N");
+        assert!(by_zero[3].windows(2).all(|w| w[1].1 <= w[0].1));
+        let days = days_vs_gpus(&c, &gpus);
+        assert!((days[0].1 / days[1].1 - 2.0).abs() < 1e-9, "twice the GPUs, half the days");
+    }
+}
