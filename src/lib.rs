@@ -16,6 +16,7 @@
 pub mod catalog;
 pub mod compute;
 pub mod config;
+pub mod explain;
 pub mod fp;
 pub mod memory;
 pub mod parallel;

@@ -4,16 +4,21 @@ use crate::chinchilla_panel::ChinchillaPanel;
 use crate::compute_panel::ComputePanel;
 use crate::controls::Controls;
 use crate::ctx::Ctx;
+use crate::fp_panel::FpPanel;
 use crate::header::Header;
 use crate::i18n::Lang;
 use crate::memory_panel::MemoryPanel;
 use crate::notices::Notices;
 use crate::planner_panel::PlannerPanel;
+use crate::presets::PRESETS;
 use crate::state;
 use crate::sweeps_panel::SweepsPanel;
+use crate::teaching_bar::TeachingBar;
 use crate::zero_panel::ZeroPanel;
 use gloo_timers::callback::Timeout;
 use leptos::prelude::*;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
 
 /// Writing the query on every slider step costs 3–4 ms per event (measured);
 /// it is written once the input settles.
@@ -40,6 +45,64 @@ fn replace_query(query: &str) {
     }
 }
 
+/// Tells an embedding page our height: `postMessage({type: "tmath:resize", height})`.
+fn post_height() {
+    let Some(w) = web_sys::window() else { return };
+    let Some(height) = w.document().and_then(|d| d.document_element()).map(|e| e.scroll_height()) else { return };
+    let msg = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&msg, &"type".into(), &"tmath:resize".into());
+    let _ = js_sys::Reflect::set(&msg, &"height".into(), &height.into());
+    if let Ok(Some(parent)) = w.parent() {
+        // Only a height leaves the frame, so any embedding origin may read it.
+        let _ = parent.post_message(&msg, "*");
+    }
+}
+
+/// Posts the height now and whenever the page's size changes.
+fn watch_height() {
+    let Some(body) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.body()) else { return };
+    let callback = Closure::<dyn FnMut()>::new(post_height);
+    if let Ok(observer) = web_sys::ResizeObserver::new(callback.as_ref().unchecked_ref()) {
+        observer.observe(&body);
+    }
+    // Lives as long as the page.
+    callback.forget();
+    post_height();
+}
+
+/// Presentation mode's keys: ← → walk the presets, F full screen, Esc leaves.
+fn present_key(ev: &web_sys::KeyboardEvent, ctx: Ctx) {
+    let typing = ev
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .is_some_and(|e| matches!(e.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA"));
+    if typing || !ctx.page.with_untracked(|p| p.present) {
+        return;
+    }
+    let Some(w) = web_sys::window() else { return };
+    let step = match ev.key().as_str() {
+        "ArrowRight" | "PageDown" => 1,
+        "ArrowLeft" | "PageUp" => -1,
+        "f" | "F" => {
+            if let Some(el) = w.document().and_then(|d| d.document_element()) {
+                let _ = el.request_fullscreen();
+            }
+            return;
+        }
+        "Escape" => {
+            ctx.page.update(|p| p.present = false);
+            return;
+        }
+        _ => return,
+    };
+    let query = w.location().search().unwrap_or_default();
+    let current = PRESETS.iter().position(|p| query.trim_start_matches('?').starts_with(p.query));
+    let n = PRESETS.len() as i64;
+    let next = current.map_or(0, |i| (i as i64 + step).rem_euclid(n)) as usize;
+    let lang = ctx.lang.get_untracked().as_str();
+    let _ = w.location().set_search(&format!("{}&lang={lang}&present=1", PRESETS[next].query));
+}
+
 fn set_document_lang(lang: Lang) {
     if let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) {
         let _ = el.set_attribute("lang", lang.as_str());
@@ -60,13 +123,27 @@ pub fn App() -> impl IntoView {
         pending.set_value(Some(timeout));
     });
     Effect::new(move |_| set_document_lang(ctx.lang.get()));
+    if ctx.page.with_untracked(|p| p.embed) {
+        watch_height();
+    }
+    let keys = window_event_listener(leptos::ev::keydown, move |ev| present_key(&ev, ctx));
+    on_cleanup(move || keys.remove());
 
     let embed = move || ctx.page.with(|p| p.embed);
     let view_only = move || ctx.page.with(|p| p.view.clone());
     view! {
-        <div class="app" class:embed=embed data-view-only=move || view_only().unwrap_or_default()>
+        <div
+            class="app"
+            class:embed=embed
+            class:present=move || ctx.page.with(|p| p.present)
+            data-view-only=move || view_only().unwrap_or_default()
+        >
             <Show when=move || !embed()>
                 <Header />
+                <TeachingBar />
+            </Show>
+            <Show when=move || ctx.page.with(|p| p.present)>
+                <p class="present-help">{move || ctx.t("present-help")}</p>
             </Show>
             <Notices />
             <main class="layout">
@@ -78,6 +155,7 @@ pub fn App() -> impl IntoView {
                     <ChinchillaPanel />
                     <PlannerPanel />
                     <SweepsPanel />
+                    <FpPanel />
                 </div>
             </main>
             <Show when=move || !embed()>

@@ -2,8 +2,10 @@
 //! contract), the chosen unit in text, bytes/param and the divisor of each part.
 
 use crate::ctx::use_ctx;
+use crate::explain::Explain;
 use crate::stacked_bars::css_color;
 use leptos::prelude::*;
+use tmath::explain::Item;
 use tmath::memory::{gradient_bytes, model_bytes, optimizer_bytes};
 
 #[component]
@@ -24,8 +26,9 @@ pub fn BreakdownTable() -> impl IntoView {
                 .parts()
                 .into_iter()
                 .zip(per_param)
+                .zip([Item::Model, Item::Gradients, Item::Optimizer, Item::Activations, Item::LiveParams])
                 .enumerate()
-                .map(|(i, ((name, bytes), pp))| {
+                .map(|(i, (((name, bytes), pp), item))| {
                     let testid = format!("part-{}", name.replace('_', "-"));
                     let label = ctx.t(&testid);
                     let detail = pp.map_or(String::new(), |(b, d)| format!("{b} B/param ÷ {d}"));
@@ -36,7 +39,7 @@ pub fn BreakdownTable() -> impl IntoView {
                                 {label}
                             </th>
                             <td class="num">{units().format(bytes)}</td>
-                            <td class="detail">{detail}</td>
+                            <td class="detail">{detail} <Explain item=item /></td>
                         </tr>
                     }
                 })
@@ -71,7 +74,9 @@ pub fn BreakdownTable() -> impl IntoView {
                 <tr data-testid="inference" data-bytes=move || ctx.shown.with(|r| r.inference.get()).to_string()>
                     <th scope="row">{move || ctx.t("inference-note")}</th>
                     <td class="num">{move || units().format(ctx.shown.with(|r| r.inference))}</td>
-                    <td class="detail">{move || ctx.shown.with(|r| r.config.inference_dtype.as_str())}</td>
+                    <td class="detail">
+                        {move || ctx.shown.with(|r| r.config.inference_dtype.as_str())} <Explain item=Item::Inference />
+                    </td>
                 </tr>
             </tfoot>
         </table>

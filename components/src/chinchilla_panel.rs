@@ -1,6 +1,7 @@
 //! Chinchilla guidance: D/P against 20, what D = 20P would be, and the article's 200B floor.
 
 use crate::ctx::use_ctx;
+use crate::explain::Explain;
 use leptos::prelude::*;
 use tmath::compute::{CHINCHILLA_TOKENS_PER_PARAM, MIN_RECOMMENDED_TOKENS};
 use tmath::units::{format_count, format_sig};
@@ -19,7 +20,7 @@ pub fn ChinchillaPanel() -> impl IntoView {
             <h2 id="h-chinchilla">{move || ctx.t("section-chinchilla")}</h2>
             <p data-testid="chinchilla" data-tokens=move || optimal().to_string()>
                 {move || ctx.t("chinchilla-optimal")} ": " <strong>{move || format_count(optimal())}</strong>
-                " tokens"
+                " tokens " <Explain item=tmath::explain::Item::Chinchilla />
             </p>
             <p data-testid="tokens-per-param" data-value=move || ratio().to_string()>
                 {move || ctx.t("chinchilla-ratio")} ": " <strong>{move || format_sig(ratio())}</strong>

@@ -1,7 +1,9 @@
 //! Training compute 6PD (with recomputation), PetaFLOP-days, GPU-hours, days and cost.
 
 use crate::ctx::use_ctx;
+use crate::explain::Explain;
 use leptos::prelude::*;
+use tmath::explain::Item;
 use tmath::units::format_sig;
 
 /// A number with thousands separators for money and hours.
@@ -50,7 +52,7 @@ pub fn ComputePanel() -> impl IntoView {
                 <div data-testid="flops" data-flops=move || flops().to_string()>
                     <dt>{move || ctx.t("flops")}</dt>
                     <dd class="big">{move || format!("{} FLOPs", format_sig(flops()))}</dd>
-                    <dd class="detail">{split}</dd>
+                    <dd class="detail">{split} <Explain item=Item::Flops /></dd>
                 </div>
                 <div data-testid="petaflop-days" data-value=move || r.with(|r| r.petaflop_days()).to_string()>
                     <dt>{move || ctx.t("petaflop-days")}</dt>
@@ -61,17 +63,22 @@ pub fn ComputePanel() -> impl IntoView {
                     <dd>{move || grouped(r.with(|r| r.gpu_hours()))}</dd>
                     <dd class="detail">
                         {move || r.with(|r| format!("τ = {} TFLOP/s", format_sig(r.config.flops_per_gpu / 1e12)))}
+                        <Explain item=Item::GpuHours />
                     </dd>
                 </div>
                 <div data-testid="days" data-days=move || days().to_string()>
                     <dt>{move || ctx.t("days")}</dt>
                     <dd>{move || format_sig(days())}</dd>
-                    <dd class="detail">{move || r.with(|r| format!("N = {} GPU", r.config.layout.gpus()))}</dd>
+                    <dd class="detail">
+                        {move || r.with(|r| format!("N = {} GPU", r.config.layout.gpus()))} <Explain item=Item::Days />
+                    </dd>
                 </div>
                 <div data-testid="cost" data-value=move || r.with(|r| r.cost_usd()).to_string()>
                     <dt>{move || ctx.t("cost")}</dt>
                     <dd>{move || format!("${}", grouped(r.with(|r| r.cost_usd())))}</dd>
-                    <dd class="detail">{move || r.with(|r| format!("${}/GPU-h", r.config.usd_per_gpu_hour))}</dd>
+                    <dd class="detail">
+                        {move || r.with(|r| format!("${}/GPU-h", r.config.usd_per_gpu_hour))} <Explain item=Item::Cost />
+                    </dd>
                 </div>
                 <div data-testid="bubble" data-value=move || r.with(|r| r.bubble()).to_string()>
                     <dt>{move || ctx.t("bubble")}</dt>

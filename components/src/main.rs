@@ -8,7 +8,10 @@ mod choice_field;
 mod compute_panel;
 mod controls;
 mod ctx;
+mod explain;
+mod export;
 mod field_notes;
+mod fp_panel;
 mod geometry;
 mod header;
 mod i18n;
@@ -18,10 +21,12 @@ mod notices;
 mod number_field;
 mod panic_page;
 mod planner_panel;
+mod presets;
 mod stacked_bars;
 mod state;
 mod sweeps_panel;
 mod switch_field;
+mod teaching_bar;
 mod zero_panel;
 
 fn main() {

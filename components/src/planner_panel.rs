@@ -65,6 +65,13 @@ pub fn PlannerPanel() -> impl IntoView {
             </th>
         }
     };
+    let header_t = move |key: &'static str, by: SortBy| {
+        view! {
+            <th scope="col" aria-sort=move || if sort_by.get() == by { "ascending" } else { "none" }>
+                <button type="button" class="sort" on:click=move |_| sort_by.set(by)>{move || ctx.t(key)}</button>
+            </th>
+        }
+    };
     let use_min = move |_| {
         let base = ctx.shown.get_untracked().config;
         let opts = ctx.page.with_untracked(|p| p.plan.clone());
@@ -132,7 +139,7 @@ pub fn PlannerPanel() -> impl IntoView {
                             <th scope="col">"SP"</th>
                             <th scope="col">"b × m"</th>
                             {header("GB/GPU", SortBy::Memory)}
-                            {header("s/step", SortBy::Speed)}
+                            {header_t("s-per-step", SortBy::Speed)}
                             <th scope="col"></th>
                         </tr>
                     </thead>

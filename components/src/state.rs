@@ -18,9 +18,11 @@ pub struct PageOptions {
     pub view: Option<String>,
     /// The planner's assumptions (reserve, bandwidths, global batch).
     pub plan: PlanOptions,
+    /// Presentation mode: large type, high contrast, keyboard shortcuts.
+    pub present: bool,
 }
 
-pub const VIEWS: &[&str] = &["memory", "zero", "compute", "chinchilla", "planner", "sweeps"];
+pub const VIEWS: &[&str] = &["memory", "zero", "compute", "chinchilla", "planner", "sweeps", "fp"];
 
 /// What a query string gave: options, settings, and every key or value it rejected.
 #[derive(Clone, Debug, PartialEq)]
@@ -98,6 +100,7 @@ pub fn load(query: &str) -> Loaded {
                 None => errors.push(SettingError::UnknownChoice { key: "units", value: v, choices: vec!["gb", "gib"] }),
             },
             "embed" => page.embed = !matches!(v.as_str(), "0" | "false" | "off" | "no"),
+            "present" => page.present = !matches!(v.as_str(), "0" | "false" | "off" | "no"),
             "view" => match VIEWS.iter().find(|x| **x == v) {
                 Some(x) => page.view = Some(x.to_string()),
                 None => errors.push(SettingError::UnknownChoice { key: "view", value: v, choices: VIEWS.to_vec() }),
@@ -131,6 +134,9 @@ pub fn query(settings: &Settings, page: &PageOptions) -> String {
     }
     if page.embed {
         pairs.push(("embed".into(), "1".into()));
+    }
+    if page.present {
+        pairs.push(("present".into(), "1".into()));
     }
     if let Some(v) = &page.view {
         pairs.push(("view".into(), v.clone()));

@@ -72,7 +72,7 @@ export async function open(browser, url, { origin, viewport = { width: 1360, hei
   page.on("response", (r) => r.status() >= 400 && problems.push(`${r.status()}: ${r.url()}`));
   page.on("request", (r) => origin && !r.url().startsWith(origin) && !r.url().startsWith("data:") && problems.push(`foreign: ${r.url()}`));
   await page.goto(url);
-  await page.waitForSelector('[data-testid="per-gpu-total"]', { timeout: 20000 });
+  await page.waitForSelector('[data-testid="per-gpu-total"]', { timeout: 20000, state: "attached" });
   return { page, context, problems };
 }
 

@@ -1,0 +1,253 @@
+//! Every number with its formula, the values substituted, and its source:
+//! `s·b·h·L·(10 + 24/t + 5as/(ht)) = 2048·4·6144·48·(10 + 3 + 13.3) = 59.3 GiB`.
+
+use crate::config::{Convention, Precision, Recompute};
+use crate::memory::{gradient_bytes, inference_weight_bytes, layers_held, model_bytes, optimizer_bytes};
+use crate::report::Report;
+use crate::units::{format_count, format_sig, ByteUnit, Bytes};
+
+/// A number the page shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Item {
+    Model,
+    Gradients,
+    Optimizer,
+    Activations,
+    LiveParams,
+    Inference,
+    Flops,
+    GpuHours,
+    Days,
+    Cost,
+    Chinchilla,
+}
+
+/// How a number was computed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Explanation {
+    /// The equation in symbols.
+    pub formula: String,
+    /// The same with this configuration's values, and the result.
+    pub substituted: String,
+    /// Article section or paper.
+    pub source: &'static str,
+    /// A teaching note, as a translation key for the page (`None` when there is nothing to add).
+    pub note: Option<&'static str>,
+}
+
+fn n(x: f64) -> String {
+    format_sig(x)
+}
+
+/// The explanation of `item` for `r`, bytes in `unit`.
+pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
+    let c = &r.config;
+    let (t, p) = (c.layout.tp, c.layout.pp);
+    let m = &r.per_gpu;
+    let bytes = |b: Bytes| unit.format(b);
+    let p_txt = format_count(c.params.get());
+    let div = |x: f64| if x == 1.0 { String::new() } else { format!(" ÷ {}", n(x)) };
+    let z = c.zero;
+    let megatron = c.convention == Convention::Megatron || c.tsp;
+    match item {
+        Item::Model => Explanation {
+            formula: format!("bytes · P ÷ (t·p{})", if z.shards_params() { "·d" } else { "" }),
+            substituted: format!(
+                "{} · {p_txt}{} = {}",
+                model_bytes(c.precision).0,
+                div(r.divisors.model),
+                bytes(m.model)
+            ),
+            source: "Transformer Math 101, Model Parameters; 3D Parallelism; ZeRO (Rajbhandari et al. 2020)",
+            note: None,
+        },
+        Item::Gradients => Explanation {
+            formula: format!(
+                "bytes · P ÷ ({}{})",
+                if megatron { "t·p" } else { "p" },
+                if z.shards_gradients() { "·d" } else { "" }
+            ),
+            substituted: format!(
+                "{} · {p_txt}{} = {}",
+                gradient_bytes(c.grad_dtype).0,
+                div(r.divisors.gradients),
+                bytes(m.gradients)
+            ),
+            source: "Transformer Math 101, Gradients; 3D Parallelism (gradients ÷ p)",
+            note: (!megatron && t > 1).then_some("note-article-gradients"),
+        },
+        Item::Optimizer => {
+            let total = optimizer_bytes(c.optimizer, c.precision).0;
+            let master = if c.precision == Precision::Mixed { 4.0 } else { 0.0 };
+            Explanation {
+                formula: format!("(states + fp32 copy) · P ÷ (t·p{})", if z.shards_optimizer() { "·d" } else { "" }),
+                substituted: format!(
+                    "({} + {}) · {p_txt}{} = {}{}",
+                    n(total - master),
+                    n(master),
+                    div(r.divisors.optimizer),
+                    bytes(m.optimizer),
+                    if r.cpu_per_node.get() > 0.0 { " (CPU)" } else { "" }
+                ),
+                source: "Transformer Math 101, Optimizer States; ZeRO-Offload (Ren et al. 2021)",
+                note: (c.precision == Precision::Mixed).then_some("note-master-copy"),
+            }
+        }
+        Item::Activations => {
+            let sp = (c.sequence_parallel || c.tsp) && t > 1;
+            let (a, s, h) = (c.arch.heads as f64, c.seq_len as f64, c.arch.hidden as f64);
+            let tf = t as f64;
+            let (formula, terms) = match (c.recompute, sp) {
+                (Recompute::None, false) => (
+                    "s·b·h·L·(10 + 24/t + 5as/(ht))",
+                    format!("(10 + {} + {})", n(24.0 / tf), n(5.0 * a * s / (h * tf))),
+                ),
+                (Recompute::Selective, false) => ("s·b·h·L·(10 + 24/t)", format!("(10 + {})", n(24.0 / tf))),
+                (Recompute::Full, false) => ("2·s·b·h·L", "2".to_string()),
+                (Recompute::None, true) => ("s·b·h·L·(34 + 5as/h)/t", format!("({} + {})/{t}", 34, n(5.0 * a * s / h))),
+                (Recompute::Selective, true) => ("s·b·h·L·34/t", format!("34/{t}")),
+                (Recompute::Full, true) => ("2·s·b·h·L/t", format!("2/{t}")),
+            };
+            let held = layers_held(c.arch.layers, p, c.grad_accum);
+            let partition = c.partition_activations && !sp && t > 1;
+            Explanation {
+                formula: format!("{formula}{}", if partition { " ÷ t" } else { "" }),
+                substituted: format!(
+                    "{}·{}·{}·{}·{terms}{} = {}",
+                    c.seq_len,
+                    c.micro_batch,
+                    c.arch.hidden,
+                    held as u64,
+                    if partition { format!(" ÷ {t}") } else { String::new() },
+                    bytes(m.activations)
+                ),
+                source: "Transformer Math 101, Activations and Batch Size; Korthikanti et al. 2022, Table 2",
+                note: (p > 1).then_some("note-pipeline-activations"),
+            }
+        }
+        Item::LiveParams => Explanation {
+            formula: "min(max_live_params, P ÷ (t·p)) · bytes".into(),
+            substituted: format!(
+                "min({}, {}) · {} = {}",
+                format_count(c.max_live_params.get()),
+                format_count(c.params.get() / (t * p) as f64),
+                model_bytes(c.precision).0,
+                bytes(m.zero3_live_params)
+            ),
+            source: "Transformer Math 101, Sharded Optimizers (DeepSpeed stage3_max_live_parameters)",
+            note: (!z.shards_params()).then_some("note-live-zero3-only"),
+        },
+        Item::Inference => Explanation {
+            formula: "1.2 · bytes · P".into(),
+            substituted: format!(
+                "1.2 · {} · {p_txt} = {}",
+                inference_weight_bytes(c.inference_dtype).0,
+                bytes(r.inference)
+            ),
+            source: "Transformer Math 101, Total Inference Memory",
+            note: None,
+        },
+        Item::Flops => Explanation {
+            formula: match c.recompute {
+                Recompute::None => "6 · P · D".into(),
+                Recompute::Selective => "6 · P · D + 4·s·h·L · D".into(),
+                Recompute::Full => "(6 + 2) · P · D".into(),
+            },
+            substituted: format!(
+                "6 · {} · {}{} = {} FLOPs",
+                format_count(c.active_params.get()),
+                format_count(c.tokens.get()),
+                if r.compute.recompute.get() > 0.0 {
+                    format!(" + {}", n(r.compute.recompute.get()))
+                } else {
+                    String::new()
+                },
+                n(r.flops().get())
+            ),
+            source: "Transformer Math 101, Compute Requirements (Kaplan et al. 2020; Hoffmann et al. 2022)",
+            note: None,
+        },
+        Item::GpuHours => Explanation {
+            formula: "C ÷ τ ÷ 3600".into(),
+            substituted: format!("{} ÷ {} ÷ 3600 = {}", n(r.flops().get()), n(c.flops_per_gpu), n(r.gpu_hours())),
+            source: "Transformer Math 101, Compute Requirements",
+            note: Some("note-achieved-flops"),
+        },
+        Item::Days => Explanation {
+            formula: "C ÷ (N · τ) ÷ 86 400".into(),
+            substituted: format!(
+                "{} ÷ ({} · {}) ÷ 86400 = {}",
+                n(r.flops().get()),
+                c.layout.gpus(),
+                n(c.flops_per_gpu),
+                n(r.days())
+            ),
+            source: "Transformer Math 101, Compute Requirements",
+            note: None,
+        },
+        Item::Cost => Explanation {
+            formula: "GPU-hours × price".into(),
+            substituted: format!("{} × ${} = ${}", n(r.gpu_hours()), c.usd_per_gpu_hour, n(r.cost_usd())),
+            source: "Transformer Math 101, Compute Requirements",
+            note: None,
+        },
+        Item::Chinchilla => Explanation {
+            formula: "D = 20 · P".into(),
+            substituted: format!("20 · {p_txt} = {}", format_count(r.chinchilla_tokens().get())),
+            source: "Hoffmann et al. 2022 (Chinchilla); Transformer Math 101, Parameter vs Dataset Tradeoffs",
+            note: Some("note-200b"),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{evaluate, Settings};
+
+    fn report(pairs: &[(&str, &str)]) -> Report {
+        evaluate(&Settings::from_pairs(pairs.iter().copied()).0.resolve().unwrap())
+    }
+
+    /// Issue 5's worked example, Korthikanti's 22B at t = 8, b = 4. The exact
+    /// value is 2.25 GiB · 26.33… = 59.25 GiB; three digits show it as 59.2.
+    #[test]
+    fn activation_example() {
+        let r = report(&[("model", "megatron-22b"), ("tp", "8"), ("micro-batch", "4")]);
+        let e = explain(&r, Item::Activations, ByteUnit::Gib);
+        assert_eq!(e.formula, "s·b·h·L·(10 + 24/t + 5as/(ht))");
+        assert_eq!(e.substituted, "2048·4·6144·48·(10 + 3.00 + 13.3) = 59.2 GiB");
+    }
+
+    #[test]
+    fn optimizer_points_out_the_master_copy() {
+        let r = report(&[("params", "70B"), ("gpus", "8"), ("zero", "3")]);
+        let e = explain(&r, Item::Optimizer, ByteUnit::Gb);
+        assert_eq!(e.substituted, "(8.00 + 4.00) · 70B ÷ 8.00 = 105 GB");
+        assert_eq!(e.note, Some("note-master-copy"));
+        let e = explain(&r, Item::Model, ByteUnit::Gb);
+        assert_eq!(e.substituted, "2 · 70B ÷ 8.00 = 17.5 GB");
+    }
+
+    #[test]
+    fn every_item_explains() {
+        let r = report(&[("model", "llama-3-405b"), ("tp", "8"), ("pp", "16"), ("dp", "128"), ("zero", "1")]);
+        for item in [
+            Item::Model,
+            Item::Gradients,
+            Item::Optimizer,
+            Item::Activations,
+            Item::LiveParams,
+            Item::Inference,
+            Item::Flops,
+            Item::GpuHours,
+            Item::Days,
+            Item::Cost,
+            Item::Chinchilla,
+        ] {
+            let e = explain(&r, item, ByteUnit::Gb);
+            assert!(e.substituted.contains('='), "{item:?}: {e:?}");
+            assert!(!e.source.is_empty());
+        }
+    }
+}

@@ -1,0 +1,145 @@
+// Teaching and embedding: Korean throughout, embed mode, presets with their
+// published numbers, the floating-point explorer, exports.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import { serve, launch, open, tmathJson, domBytes } from "./harness.mjs";
+
+let server, browser;
+before(async () => {
+  server = await serve();
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+// Names that stay as they are in Korean text (products, papers, units, symbols).
+const NEUTRAL = new Set(["GPU", "GPUs", "AdamW", "Adam", "SGD", "ZeRO", "MoE", "TFLOP", "FLOPs", "FLOP", "TSP", "NVLink",
+  "InfiniBand", "CUDA", "Megatron", "NVIDIA", "A100", "H100", "H200", "B200", "AMD", "Instinct", "MI300X", "V100", "L40S",
+  "GeForce", "RTX", "SXM", "English", "Llama", "Mistral", "DeepSeek", "Pythia", "NeoX", "USD", "GiB", "PNG", "JSON", "CSV", "ZeRO-R",
+  "fp32", "fp16", "bf16", "int8", "int4", "active", "Transformer", "Math", "EleutherAI", "BY", "fp8"]);
+
+test("?lang=ko shows Korean throughout; ?lang=en English", async () => {
+  const { page, context, problems } = await open(browser, `${server.base}?lang=ko`, { origin: server.origin });
+  assert.equal(await page.getAttribute("html", "lang"), "ko");
+  const texts = await page.$$eval("label, legend, h1, h2, h3, summary, caption, th, dt, button, .verdict, .subtitle, option", (els) =>
+    els.map((e) => e.textContent.trim()).filter(Boolean),
+  );
+  const english = texts.filter((t) => {
+    if (/[\uac00-\ud7a3]/.test(t)) return false; // has Hangul
+    const words = t.match(/[A-Za-z]{4,}/g) ?? [];
+    return words.some((w) => !NEUTRAL.has(w));
+  });
+  assert.deepEqual(english, [], "English left in the Korean page");
+  await page.selectOption('select[name="lang"]', "en");
+  await page.waitForFunction(() => document.documentElement.lang === "en");
+  assert.ok((await page.textContent("h1")).includes("Transformer Math calculator"));
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test("embed mode hides the chrome and the frame sizes itself", async () => {
+  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+  await page.goto(`${server.base}embed-example.html`);
+  const frame = page.frameLocator("#tmath");
+  await frame.locator('[data-testid="per-gpu-total"]').waitFor();
+  assert.equal(await frame.locator("header.top").count(), 0, "no site header in embed mode");
+  await page.waitForFunction(() => document.getElementById("tmath").style.height !== "");
+  const height = await page.$eval("#tmath", (f) => parseFloat(f.style.height));
+  const inner = await frame.locator("html").evaluate((e) => e.scrollHeight);
+  assert.ok(Math.abs(height - inner) <= 2, `iframe ${height}px for content ${inner}px`);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("?view= opens on one section", async () => {
+  const { page, context } = await open(browser, `${server.base}?view=zero&embed=1`, { origin: server.origin });
+  assert.ok(await page.isVisible('[data-view="zero"]'));
+  assert.ok(!(await page.isVisible('[data-view="compute"]')));
+  await context.close();
+});
+
+test("each lecture preset reproduces its published numbers", async () => {
+  const { page, context, problems } = await open(browser, `${server.base}?lang=en`, { origin: server.origin });
+  const links = await page.$$eval("a[data-preset]", (as) => as.map((a) => [a.dataset.preset, a.getAttribute("href")]));
+  assert.equal(links.length, 10);
+  const checks = {
+    "preset-7b": (d) => assert.equal(d.model + d.gradients + d.optimizer, 112e9),
+    "preset-70b-8": (d) => {
+      assert.equal(d.fits, false);
+      assert.ok(d.model + d.gradients + d.optimizer > 137e9, "≈ 140 GB of model states");
+    },
+    "preset-70b-16": (d) => assert.equal(d.fits, true),
+    "preset-405b": (d) => assert.equal(d.fits, true),
+    "preset-gpt3": (d) => assert.ok(Math.abs(d.flops - 3.15e23) / 3.15e23 < 0.01, `${d.flops}`),
+    "preset-zero": (d) => assert.equal(d.model + d.gradients + d.optimizer, 31.40625e9),
+    "preset-megatron-22b": (d) => assert.equal(d.fits, true),
+    "preset-megatron-175b": (d) => assert.equal(d.fits, true),
+    "preset-megatron-530b": (d) => assert.equal(d.fits, true),
+    "preset-megatron-1t": (d) => assert.equal(d.fits, true),
+  };
+  for (const [key, href] of links) {
+    await page.goto(new URL(href, server.base).href);
+    await page.waitForSelector('[data-testid="per-gpu-total"]');
+    const dom = await domBytes(page);
+    checks[key](dom);
+    const pairs = [...new URL(href, server.base).searchParams.entries()].filter(([k]) => k !== "lang");
+    assert.equal(dom.total, tmathJson(pairs).per_gpu_bytes.total, key);
+  }
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test("the floating-point explorer: fp16 max 65504; 1e-8 underflows in fp16, not in bf16", async () => {
+  const { page, context, problems } = await open(browser, `${server.base}?view=fp`, { origin: server.origin });
+  assert.equal(await page.getAttribute('[data-testid="fp-max-fp16"]', "data-value"), "65504");
+  assert.equal(await page.getAttribute('[data-testid="fp-max-fp8-e4m3"]', "data-value"), "448");
+  assert.equal(await page.getAttribute('[data-testid="underflow-fp16"]', "data-class"), "underflow");
+  assert.equal(await page.getAttribute('[data-testid="underflow-bf16"]', "data-class"), "normal");
+  await page.fill("#fp-value", "70000");
+  assert.equal(await page.getAttribute('[data-testid="fp-fp16"]', "data-value"), "inf"); // Rust prints ∞ as inf
+  await page.fill("#fp-value", "1e-8");
+  assert.equal(await page.getAttribute('[data-testid="fp-fp16"]', "data-value"), "0");
+  assert.notEqual(await page.getAttribute('[data-testid="fp-bf16"]', "data-value"), "0");
+  await page.fill("#fp-value", "banana");
+  assert.ok(await page.isVisible("text=/not a number|숫자가 아닙니다/i"));
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test("exports download files whose contents match the screen", async () => {
+  const q = "model=llama-2-70b&seq-len=4096&dp=16&zero=3&recompute=full";
+  const { page, context, problems } = await open(browser, `${server.base}?${q}`, { origin: server.origin });
+  const dom = await domBytes(page);
+  const grab = async (kind) => {
+    const [download] = await Promise.all([page.waitForEvent("download"), page.click(`button[data-export="${kind}"]`)]);
+    return fs.readFileSync(await download.path());
+  };
+  const json = JSON.parse(await grab("json"));
+  assert.equal(json.result.per_gpu_bytes.total, dom.total);
+  assert.deepEqual(json.result, tmathJson([...new URLSearchParams(q).entries()]));
+  assert.deepEqual(Object.keys(json).sort(), ["query", "result"]);
+  const csv = (await grab("csv")).toString();
+  assert.ok(csv.startsWith("key,value\n"));
+  assert.ok(csv.includes(`per_gpu_bytes.total,${dom.total}`), csv.slice(0, 400));
+  const png = await grab("png");
+  assert.deepEqual([...png.subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47]);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test("presentation mode: large type, keys walk the presets", async () => {
+  const { page, context, problems } = await open(browser, `${server.base}?lang=en&present=1`, { origin: server.origin });
+  assert.ok(await page.$(".app.present"));
+  await page.keyboard.press("ArrowRight");
+  await page.waitForURL(/preset|params=7B|params=7000000000|model=/);
+  await page.waitForSelector('[data-testid="per-gpu-total"]');
+  assert.ok(page.url().includes("present=1"));
+  assert.deepEqual(problems, []);
+  await context.close();
+});
