@@ -20,7 +20,13 @@ pub struct Ctx {
     pub field_errors: RwSignal<Vec<(String, SettingError)>>,
     /// Keys the loaded URL could not take.
     pub url_errors: RwSignal<Vec<SettingError>>,
+    /// `shown` once input has paused: the heavy panels (planner, sweeps) follow
+    /// it, so a slider step repaints only the bars. `None` until the first pause.
+    pub settled: RwSignal<Option<Report>>,
 }
+
+/// How long input must pause before the planner and the sweeps recompute.
+const SETTLE_MS: u32 = 120;
 
 impl Ctx {
     pub fn new(settings: Settings, page: PageOptions, browser_lang: Lang, url_errors: Vec<SettingError>) -> Ctx {
@@ -34,6 +40,15 @@ impl Ctx {
             // A link can open on an impossible combination: show the defaults' result meanwhile.
             (Err(_), None) => evaluate(&tmath::Config::default()),
         });
+        let settled = RwSignal::new(None);
+        let pending = StoredValue::new_local(None::<gloo_timers::callback::Timeout>);
+        Effect::new(move |_| {
+            shown.track();
+            // Dropping the previous timeout cancels it.
+            let timeout =
+                gloo_timers::callback::Timeout::new(SETTLE_MS, move || settled.set(Some(shown.get_untracked())));
+            pending.set_value(Some(timeout));
+        });
         Ctx {
             settings,
             page,
@@ -42,6 +57,7 @@ impl Ctx {
             shown,
             field_errors: RwSignal::new(Vec::new()),
             url_errors: RwSignal::new(url_errors),
+            settled,
         }
     }
 

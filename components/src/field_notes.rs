@@ -17,11 +17,13 @@ pub fn FieldNotes(
         ctx.field_errors.with(|errs| {
             out.extend(errs.iter().filter(|(k, _)| k == key).map(|(_, e)| ("error", i18n::setting_error(lang, e))))
         });
-        if let Err(e) = ctx.result.get() {
-            if i18n::config_error_key(&e) == key {
-                out.push(("error", i18n::config_error(lang, &e)));
+        ctx.result.with(|r| {
+            if let Err(e) = r {
+                if i18n::config_error_key(e) == key {
+                    out.push(("error", i18n::config_error(lang, e)));
+                }
             }
-        }
+        });
         ctx.shown.with(|r| {
             out.extend(r.warnings.iter().filter(|w| w.key() == key).map(|w| ("warning", i18n::warning(lang, w))))
         });

@@ -1,7 +1,10 @@
-//! Line charts on a log x axis with plotters (the sweeps): a dashed capacity
-//! line, a marker at the current configuration, crisp at any devicePixelRatio.
+//! Line charts on log axes (the sweeps), drawn with plotters primitives in
+//! pixel coordinates from [`crate::geometry`], text through the 2D context:
+//! a dashed capacity line, a marker at the current configuration.
 
-use crate::stacked_bars::PALETTE;
+use crate::geometry::{log_pos, log_ticks, Area};
+use crate::painter::{Align, Baseline, Painter};
+use crate::stacked_bars::{container_width, css_color, fit_canvas, prefers_dark, PALETTE};
 use leptos::prelude::*;
 use plotters::element::DashedPathElement;
 use plotters::prelude::*;
@@ -34,7 +37,7 @@ impl YAxis {
     }
 }
 
-/// Everything one drawing needs.
+/// Everything one drawing needs (both axes logarithmic).
 #[derive(Clone, Debug, PartialEq)]
 pub struct LineScene {
     pub series: Vec<Series>,
@@ -43,12 +46,10 @@ pub struct LineScene {
     pub capacity: Option<f64>,
     /// The current configuration's x.
     pub marker: Option<f64>,
-    /// Log y axis (days span orders of magnitude).
-    pub log_y: bool,
 }
 
 fn bounds(points: impl Iterator<Item = (f64, f64)>) -> Option<(f64, f64, f64, f64)> {
-    points.filter(|(x, y)| x.is_finite() && y.is_finite() && *x > 0.0).fold(None, |acc, (x, y)| {
+    points.filter(|(x, y)| x.is_finite() && y.is_finite() && *x > 0.0 && *y > 0.0).fold(None, |acc, (x, y)| {
         Some(match acc {
             None => (x, x, y, y),
             Some((x0, x1, y0, y1)) => (x0.min(x), x1.max(x), y0.min(y), y1.max(y)),
@@ -56,89 +57,75 @@ fn bounds(points: impl Iterator<Item = (f64, f64)>) -> Option<(f64, f64, f64, f6
     })
 }
 
-fn draw(
-    canvas: web_sys::HtmlCanvasElement,
-    s: &LineScene,
-    dpr: f64,
-    fg: RGBColor,
-    grid: RGBColor,
-    line: RGBColor,
-) -> Option<()> {
-    let (x0, x1, y0, y1) = bounds(s.series.iter().flat_map(|l| l.points.iter().copied()))?;
-    let y1 = s.capacity.map_or(y1, |c| y1.max(c)) * 1.1;
-    let y0 = if s.log_y { (y0 * 0.8).max(1e-9) } else { 0.0 };
-    let backend = CanvasBackend::with_canvas_object(canvas)?;
-    let root = backend.into_drawing_area();
-    root.fill(&TRANSPARENT).ok()?;
-    let font = |size: f64| ("system-ui, sans-serif", size * dpr).into_font().color(&fg);
-    let y_axis = s.y;
-    let x_fmt = |x: &f64| format_count(*x);
-    let y_fmt = move |y: &f64| y_axis.label(*y);
-    let mut builder = ChartBuilder::on(&root);
-    builder.margin((8.0 * dpr) as u32).x_label_area_size((24.0 * dpr) as u32).y_label_area_size((62.0 * dpr) as u32);
-    macro_rules! finish {
-        ($chart:expr) => {{
-            let mut chart = $chart;
-            chart
-                .configure_mesh()
-                .x_labels(6)
-                .y_labels(5)
-                .x_label_formatter(&x_fmt)
-                .y_label_formatter(&y_fmt)
-                .label_style(font(10.5))
-                .axis_style(fg.stroke_width(1))
-                .bold_line_style(grid.stroke_width(1))
-                .light_line_style(TRANSPARENT)
-                .draw()
-                .ok()?;
-            if let Some(c) = s.capacity {
-                chart
-                    .draw_series(std::iter::once(DashedPathElement::new(
-                        vec![(x0, c), (x1, c)],
-                        (6.0 * dpr) as i32,
-                        (4.0 * dpr) as i32,
-                        line.stroke_width((2.0 * dpr) as u32),
-                    )))
-                    .ok()?;
-            }
-            if let Some(m) = s.marker {
-                let y_top = if s.log_y { y1 } else { y1 };
-                chart
-                    .draw_series(std::iter::once(PathElement::new(
-                        vec![(m, y0), (m, y_top)],
-                        fg.mix(0.5).stroke_width(dpr as u32),
-                    )))
-                    .ok()?;
-            }
-            for l in &s.series {
-                let color = PALETTE[l.color.min(PALETTE.len() - 1)];
-                chart
-                    .draw_series(std::iter::once(PathElement::new(
-                        l.points.clone(),
-                        color.stroke_width((2.5 * dpr) as u32),
-                    )))
-                    .ok()?
-                    .label(l.label.clone())
-                    .legend(move |(x, y)| Rectangle::new([(x, y - 4), (x + 14, y + 4)], color.filled()));
-            }
-            if s.series.len() > 1 {
-                chart
-                    .configure_series_labels()
-                    .label_font(font(10.5))
-                    .background_style(WHITE.mix(0.0))
-                    .border_style(TRANSPARENT)
-                    .position(SeriesLabelPosition::UpperRight)
-                    .draw()
-                    .ok()?;
-            }
-        }};
+fn px(x: f64) -> i32 {
+    x.round() as i32
+}
+
+fn draw(canvas: web_sys::HtmlCanvasElement, s: &LineScene, dpr: f64) -> Option<()> {
+    let (x0, x1, mut y0, mut y1) = bounds(s.series.iter().flat_map(|l| l.points.iter().copied()))?;
+    if let Some(c) = s.capacity {
+        y0 = y0.min(c);
+        y1 = y1.max(c);
     }
-    if s.log_y {
-        finish!(builder.build_cartesian_2d((x0..x1).log_scale(), (y0..y1).log_scale()).ok()?);
+    let (y0, y1) = (y0 / 1.3, y1 * 1.3);
+    let x1 = if x1 > x0 { x1 } else { x0 * 10.0 };
+    let dark = prefers_dark();
+    let (fg, grid, line) = if dark {
+        (RGBColor(230, 230, 230), RGBColor(70, 70, 70), RGBColor(255, 99, 99))
     } else {
-        finish!(builder.build_cartesian_2d((x0..x1).log_scale(), y0..y1).ok()?);
+        (RGBColor(30, 30, 30), RGBColor(225, 225, 225), RGBColor(200, 0, 0))
+    };
+    let fg_css = if dark { "rgb(230,230,230)" } else { "rgb(30,30,30)" };
+    let (w, h) = (canvas.width() as f64, canvas.height() as f64);
+    let text = Painter::new(&canvas, dpr)?;
+    let root = CanvasBackend::with_canvas_object(canvas)?.into_drawing_area();
+    root.fill(&if dark { RGBColor(18, 20, 23) } else { WHITE }).ok()?;
+    let a = Area { left: 64.0 * dpr, top: 10.0 * dpr, right: w - 10.0 * dpr, bottom: h - 24.0 * dpr };
+    let x = |v: f64| log_pos(v, x0, x1, a.left, a.right);
+    let y = |v: f64| log_pos(v, y0, y1, a.bottom, a.top);
+    for t in log_ticks(y0, y1, 5) {
+        root.draw(&PathElement::new(vec![(px(a.left), px(y(t))), (px(a.right), px(y(t)))], grid.stroke_width(1)))
+            .ok()?;
     }
-    root.present().ok()
+    for t in log_ticks(x0, x1, 7) {
+        root.draw(&PathElement::new(vec![(px(x(t)), px(a.top)), (px(x(t)), px(a.bottom))], grid.stroke_width(1)))
+            .ok()?;
+    }
+    root.draw(&PathElement::new(
+        vec![(px(a.left), px(a.top)), (px(a.left), px(a.bottom)), (px(a.right), px(a.bottom))],
+        fg.stroke_width(1),
+    ))
+    .ok()?;
+    if let Some(c) = s.capacity {
+        root.draw(&DashedPathElement::new(
+            vec![(px(a.left), px(y(c))), (px(a.right), px(y(c)))],
+            px(6.0 * dpr),
+            px(4.0 * dpr),
+            line.stroke_width((2.0 * dpr) as u32),
+        ))
+        .ok()?;
+    }
+    if let Some(m) = s.marker.filter(|m| *m >= x0 && *m <= x1) {
+        root.draw(&PathElement::new(
+            vec![(px(x(m)), px(a.top)), (px(x(m)), px(a.bottom))],
+            fg.mix(0.5).stroke_width(dpr as u32),
+        ))
+        .ok()?;
+    }
+    for l in &s.series {
+        let color = PALETTE[l.color.min(PALETTE.len() - 1)];
+        let points: Vec<(i32, i32)> =
+            l.points.iter().filter(|(_, v)| *v > 0.0).map(|&(px_, py)| (px(x(px_)), px(y(py)))).collect();
+        root.draw(&PathElement::new(points, color.stroke_width((2.5 * dpr) as u32))).ok()?;
+    }
+    root.present().ok()?;
+    for t in log_ticks(y0, y1, 5) {
+        text.text(&s.y.label(t), a.left - 5.0 * dpr, y(t), Align::Right, Baseline::Middle, 10.5, false, fg_css);
+    }
+    for t in log_ticks(x0, x1, 7) {
+        text.text(&format_count(t), x(t), a.bottom + 4.0 * dpr, Align::Center, Baseline::Top, 10.5, false, fg_css);
+    }
+    Some(())
 }
 
 #[component]
@@ -154,30 +141,39 @@ pub fn LineChart(
     height: f64,
 ) -> impl IntoView {
     let canvas = NodeRef::<leptos::html::Canvas>::new();
-    let resized = RwSignal::new(0u32);
-    let handle = window_event_listener(leptos::ev::resize, move |_| resized.update(|n| *n = n.wrapping_add(1)));
-    on_cleanup(move || handle.remove());
+    let width = container_width(canvas);
     Effect::new(move |_| {
-        resized.track();
         let scene = scene.get();
         let Some(el) = canvas.get() else { return };
         let el: web_sys::HtmlCanvasElement = el.unchecked_into();
-        let dpr = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).max(1.0);
-        let css_w = el.parent_element().map_or(360.0, |p| p.client_width() as f64).max(200.0);
-        el.set_width((css_w * dpr) as u32);
-        el.set_height((height * dpr) as u32);
-        let _ = el.set_attribute("style", &format!("width:{css_w}px;height:{height}px"));
-        let dark = crate::stacked_bars::prefers_dark();
-        let (fg, grid, line) = if dark {
-            (RGBColor(230, 230, 230), RGBColor(70, 70, 70), RGBColor(255, 99, 99))
-        } else {
-            (RGBColor(30, 30, 30), RGBColor(225, 225, 225), RGBColor(200, 0, 0))
-        };
-        draw(el, &scene, dpr, fg, grid, line);
+        let css_w = width.get();
+        if css_w <= 0.0 {
+            return;
+        }
+        let dpr = fit_canvas(&el, css_w, height);
+        draw(el, &scene, dpr);
     });
+    // The legend in HTML: readable text, not colour alone.
+    let legend = move || {
+        let s = scene.get();
+        (s.series.len() > 1).then(|| {
+            s.series
+                .into_iter()
+                .map(|l| {
+                    view! {
+                        <li>
+                            <span class="swatch" style=format!("background:{}", css_color(l.color)) aria-hidden="true"></span>
+                            {l.label}
+                        </li>
+                    }
+                })
+                .collect_view()
+        })
+    };
     view! {
         <div class="chart">
             <canvas node_ref=canvas data-testid=testid role="img" aria-label=move || label.get()></canvas>
         </div>
+        <ul class="chart-legend">{legend}</ul>
     }
 }

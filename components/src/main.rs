@@ -19,6 +19,7 @@ mod line_chart;
 mod memory_panel;
 mod notices;
 mod number_field;
+mod painter;
 mod panic_page;
 mod planner_panel;
 mod presets;
@@ -32,4 +33,19 @@ mod zero_panel;
 fn main() {
     panic_page::install();
     leptos::mount::mount_to_body(app::App);
+}
+
+/// For the benchmark (`scripts/bench.sh`): milliseconds per planner search for
+/// a catalogue model — the minimum-GPU search up to N = 16384 plus every layout
+/// on 16384 GPUs — averaged over `runs`, timed in the browser's wasm.
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn bench_planner(model: &str, runs: u32) -> f64 {
+    let base = tmath::Settings::from_pairs([("model", model), ("gpu", "h100-80gb")]).0.resolve();
+    let (Ok(base), Some(perf)) = (base, web_sys::window().and_then(|w| w.performance())) else { return f64::NAN };
+    let options = tmath::planner::PlanOptions::default();
+    let start = perf.now();
+    for _ in 0..runs.max(1) {
+        std::hint::black_box(tmath::planner::plan(&base, &options, Some(16384)));
+    }
+    (perf.now() - start) / runs.max(1) as f64
 }

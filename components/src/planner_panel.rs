@@ -49,8 +49,14 @@ fn layout_pairs(l: &Plan) -> Vec<(&'static str, String)> {
 pub fn PlannerPanel() -> impl IntoView {
     let ctx = use_ctx();
     let sort_by = RwSignal::new(SortBy::Speed);
+    // Follows the settled result: the search waits until input pauses.
     let report = Memo::new(move |_| {
-        ctx.shown.with(|r| ctx.page.with(|p| plan(&r.config, &p.plan, Some(r.config.layout.gpus()))))
+        ctx.settled
+            .with(|r| r.as_ref().map(|r| ctx.page.with(|p| plan(&r.config, &p.plan, Some(r.config.layout.gpus())))))
+    });
+    let ready = move || report.with(|r| r.is_some());
+    let report = Signal::derive(move || {
+        report.get().unwrap_or_else(|| tmath::planner::PlanReport { min_gpus: None, gpus: 0, layouts: Vec::new() })
     });
     let rows = move || {
         let mut fitting: Vec<Plan> = report.with(|r| r.layouts.iter().filter(|l| l.fits).take(ROWS).cloned().collect());
@@ -73,7 +79,7 @@ pub fn PlannerPanel() -> impl IntoView {
         }
     };
     let use_min = move |_| {
-        let base = ctx.shown.get_untracked().config;
+        let base = ctx.shown.with_untracked(|r| r.config.clone());
         let opts = ctx.page.with_untracked(|p| p.plan.clone());
         if let Some(first) = plan(&base, &opts, None).layouts.into_iter().find(|l| l.fits) {
             ctx.set_all(&layout_pairs(&first));
@@ -82,6 +88,7 @@ pub fn PlannerPanel() -> impl IntoView {
     view! {
         <section class="panel planner" data-view="planner" aria-labelledby="h-planner">
             <h2 id="h-planner">{move || ctx.t("section-planner")}</h2>
+            <Show when=ready fallback=move || view! { <p class="detail">"…"</p> }>
             <p data-testid="min-gpus" data-gpus=move || report.with(|r| r.min_gpus.map_or(0, |n| n).to_string())>
                 {move || ctx.t("min-gpus")} ": "
                 <strong>
@@ -97,6 +104,7 @@ pub fn PlannerPanel() -> impl IntoView {
                     {move || ctx.t("use-min")}
                 </button>
             </p>
+            </Show>
             <p class="detail">
                 {move || {
                     ctx.page.with(|p| {

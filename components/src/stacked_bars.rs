@@ -2,13 +2,14 @@
 //! to its container × devicePixelRatio (crisp on HiDPI; no ctx.scale, which
 //! clips plotters-canvas). Geometry comes from [`crate::geometry`].
 
-use crate::geometry::{axis_max, bar_x, stacked_rects, ticks, y_of, Area, Bar};
+use crate::geometry::{axis_max, bar_x, hatch, stacked_rects, ticks, y_of, Area, Bar};
+use crate::painter::{Align, Baseline, Painter};
 use leptos::prelude::*;
 use plotters::element::DashedPathElement;
 use plotters::prelude::*;
-use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters_canvas::CanvasBackend;
 use tmath::units::{format_sig, ByteUnit, Bytes};
+use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 
 /// Segment colours by part: weights, gradients, optimizer, activations, live params, inference overhead.
@@ -28,11 +29,14 @@ pub fn css_color(part: usize) -> String {
     format!("rgb({r},{g},{b})")
 }
 
+/// Colours of one theme: plotters colours for shapes, CSS strings for text.
 struct Theme {
     bg: RGBColor,
-    fg: RGBColor,
     grid: RGBColor,
     line: RGBColor,
+    fg_css: &'static str,
+    bg_css: &'static str,
+    line_css: &'static str,
 }
 
 /// Whether the system asks for the dark theme (the canvas follows the CSS).
@@ -46,16 +50,20 @@ fn theme() -> Theme {
     if prefers_dark() {
         Theme {
             bg: RGBColor(18, 20, 23),
-            fg: RGBColor(230, 230, 230),
             grid: RGBColor(70, 70, 70),
             line: RGBColor(255, 99, 99),
+            fg_css: "rgb(230,230,230)",
+            bg_css: "rgb(18,20,23)",
+            line_css: "rgb(255,99,99)",
         }
     } else {
         Theme {
             bg: RGBColor(255, 255, 255),
-            fg: RGBColor(30, 30, 30),
             grid: RGBColor(225, 225, 225),
             line: RGBColor(200, 0, 0),
+            fg_css: "rgb(30,30,30)",
+            bg_css: "rgb(255,255,255)",
+            line_css: "rgb(200,0,0)",
         }
     }
 }
@@ -72,13 +80,26 @@ fn px(x: f64) -> i32 {
     x.round() as i32
 }
 
+/// Sizes the canvas to its container × devicePixelRatio, only when that changed
+/// (resizing clears and reallocates the backing store). Returns the ratio.
+pub fn fit_canvas(el: &web_sys::HtmlCanvasElement, css_w: f64, css_h: f64) -> f64 {
+    let dpr = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).max(1.0);
+    let (w, h) = ((css_w * dpr) as u32, (css_h * dpr) as u32);
+    if el.width() != w || el.height() != h {
+        el.set_width(w);
+        el.set_height(h);
+        let _ = el.set_attribute("style", &format!("width:{css_w}px;height:{css_h}px"));
+    }
+    dpr
+}
+
 fn draw(canvas: web_sys::HtmlCanvasElement, scene: &Scene, dpr: f64) -> Option<()> {
     let (w, h) = (canvas.width() as f64, canvas.height() as f64);
+    let text = Painter::new(&canvas, dpr)?;
     let backend = CanvasBackend::with_canvas_object(canvas)?;
     let root = backend.into_drawing_area();
     let th = theme();
-    root.fill(&TRANSPARENT).ok()?;
-    let font = |size: f64| ("system-ui, sans-serif", size * dpr).into_font();
+    root.fill(&th.bg).ok()?;
     let area = Area { left: 58.0 * dpr, top: 22.0 * dpr, right: w - 8.0 * dpr, bottom: h - 40.0 * dpr };
     let max = axis_max(scene.bars, scene.capacity);
     let unit = scene.units;
@@ -87,24 +108,18 @@ fn draw(canvas: web_sys::HtmlCanvasElement, scene: &Scene, dpr: f64) -> Option<(
         root.draw(&PathElement::new(vec![(px(area.left), px(y)), (px(area.right), px(y))], th.grid.stroke_width(1)))
             .ok()?;
         let label = format!("{} {}", format_sig(t / unit.bytes()), unit.symbol());
-        let style = font(11.0).color(&th.fg).pos(Pos::new(HPos::Right, VPos::Center));
-        root.draw(&Text::new(label, (px(area.left - 6.0 * dpr), px(y)), style)).ok()?;
+        text.text(&label, area.left - 6.0 * dpr, y, Align::Right, Baseline::Middle, 11.0, false, th.fg_css);
     }
-    for r in stacked_rects(scene.bars, max, area) {
+    let rects = stacked_rects(scene.bars, max, area);
+    for r in &rects {
         let color = PALETTE[r.part.min(PALETTE.len() - 1)];
         root.draw(&Rectangle::new([(px(r.x0), px(r.y0)), (px(r.x1), px(r.y1))], color.filled())).ok()?;
-        // A thin gap between segments keeps them apart without relying on colour.
+        // Hatching and the value inside: colour is never the only signal.
+        for (a, b, c, d) in hatch(r, r.part, 7.0 * dpr) {
+            root.draw(&PathElement::new(vec![(px(a), px(b)), (px(c), px(d))], WHITE.mix(0.35).stroke_width(1))).ok()?;
+        }
+        // A thin gap between segments keeps them apart.
         root.draw(&PathElement::new(vec![(px(r.x0), px(r.y0)), (px(r.x1), px(r.y0))], th.bg.stroke_width(1))).ok()?;
-    }
-    for (i, bar) in scene.bars.iter().enumerate() {
-        let (x0, x1) = bar_x(i, scene.bars.len(), area, 0.62);
-        let cx = px((x0 + x1) / 2.0);
-        let top = y_of(bar.total(), max, area);
-        let total = unit.format(Bytes(bar.total()));
-        let style = font(if bar.current { 12.5 } else { 11.0 }).color(&th.fg).pos(Pos::new(HPos::Center, VPos::Bottom));
-        root.draw(&Text::new(total, (cx, px(top - 3.0 * dpr)), style)).ok()?;
-        let style = font(11.5).color(&th.fg).pos(Pos::new(HPos::Center, VPos::Top));
-        root.draw(&Text::new(bar.label.clone(), (cx, px(area.bottom + 6.0 * dpr)), style)).ok()?;
     }
     let y = y_of(scene.capacity, max, area);
     root.draw(&DashedPathElement::new(
@@ -114,15 +129,32 @@ fn draw(canvas: web_sys::HtmlCanvasElement, scene: &Scene, dpr: f64) -> Option<(
         th.line.stroke_width(px(2.0 * dpr).max(1) as u32),
     ))
     .ok()?;
-    // The label sits on a patch of background so bars behind it cannot garble it.
-    let style = font(11.5).color(&th.line).pos(Pos::new(HPos::Right, VPos::Bottom));
-    let (tw, tht) = root.estimate_text_size(scene.capacity_label, &style).unwrap_or((0, 0));
-    let (x1, y1) = (px(area.right), px(y - 3.0 * dpr));
-    let pad = px(3.0 * dpr);
-    root.draw(&Rectangle::new([(x1 - tw as i32 - pad, y1 - tht as i32 - pad), (x1 + pad, y1 + 1)], th.bg.filled()))
-        .ok()?;
-    root.draw(&Text::new(scene.capacity_label.to_string(), (x1, y1), style)).ok()?;
-    root.present().ok()
+    root.present().ok()?;
+    // Text last, on top of the shapes.
+    for r in &rects {
+        let value = scene.bars[r.bar].segments[r.part];
+        let label = unit.format(Bytes(value));
+        if r.y1 - r.y0 > 16.0 * dpr && r.x1 - r.x0 > 56.0 * dpr {
+            let (cx, cy) = ((r.x0 + r.x1) / 2.0, (r.y0 + r.y1) / 2.0);
+            let half = text.width(&label, 11.0, false) / 2.0 + 3.0 * dpr;
+            text.rect(cx - half, cy - 8.0 * dpr, cx + half, cy + 8.0 * dpr, &css_color(r.part));
+            text.text(&label, cx, cy, Align::Center, Baseline::Middle, 11.0, false, "#fff");
+        }
+    }
+    for (i, bar) in scene.bars.iter().enumerate() {
+        let (x0, x1) = bar_x(i, scene.bars.len(), area, 0.62);
+        let cx = (x0 + x1) / 2.0;
+        let top = y_of(bar.total(), max, area);
+        let total = unit.format(Bytes(bar.total()));
+        text.text(&total, cx, top - 3.0 * dpr, Align::Center, Baseline::Bottom, 12.0, bar.current, th.fg_css);
+        text.text(&bar.label, cx, area.bottom + 6.0 * dpr, Align::Center, Baseline::Top, 11.5, false, th.fg_css);
+    }
+    // The capacity label sits on a patch of background so bars behind it cannot garble it.
+    let label_w = text.width(scene.capacity_label, 11.5, false);
+    let (x1, y1) = (area.right, y - 3.0 * dpr);
+    text.rect(x1 - label_w - 4.0 * dpr, y1 - 15.0 * dpr, x1 + 2.0 * dpr, y1 + 1.0, th.bg_css);
+    text.text(scene.capacity_label, x1, y1, Align::Right, Baseline::Bottom, 11.5, false, th.line_css);
+    Some(())
 }
 
 #[component]
@@ -144,20 +176,17 @@ pub fn StackedBars(
     height: f64,
 ) -> impl IntoView {
     let canvas = NodeRef::<leptos::html::Canvas>::new();
-    let resized = RwSignal::new(0u32);
-    let handle = window_event_listener(leptos::ev::resize, move |_| resized.update(|n| *n = n.wrapping_add(1)));
-    on_cleanup(move || handle.remove());
+    let width = container_width(canvas);
     Effect::new(move |_| {
-        resized.track();
         let bars = bars.get();
         let (capacity, capacity_label, units) = (capacity.get(), capacity_label.get(), units.get());
         let Some(el) = canvas.get() else { return };
         let el: web_sys::HtmlCanvasElement = el.unchecked_into();
-        let dpr = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).max(1.0);
-        let css_w = el.parent_element().map_or(480.0, |p| p.client_width() as f64).max(200.0);
-        el.set_width((css_w * dpr) as u32);
-        el.set_height((height * dpr) as u32);
-        let _ = el.set_attribute("style", &format!("width:{css_w}px;height:{height}px"));
+        let css_w = width.get();
+        if css_w <= 0.0 {
+            return;
+        }
+        let dpr = fit_canvas(&el, css_w, height);
         draw(el, &Scene { bars: &bars, capacity, capacity_label: &capacity_label, units }, dpr);
     });
     view! {
@@ -165,4 +194,37 @@ pub fn StackedBars(
             <canvas node_ref=canvas data-testid=testid role="img" aria-label=move || label.get()></canvas>
         </div>
     }
+}
+
+/// The CSS width of the canvas's container, kept by a ResizeObserver: it
+/// reports after layout, so no slider step ever forces a reflow to read it.
+pub fn container_width(canvas: NodeRef<leptos::html::Canvas>) -> RwSignal<f64> {
+    let width = RwSignal::new(0.0);
+    let observer = StoredValue::new_local(None::<(web_sys::ResizeObserver, Closure<dyn FnMut(js_sys::Array)>)>);
+    Effect::new(move |_| {
+        let Some(el) = canvas.get() else { return };
+        let el: web_sys::HtmlCanvasElement = el.unchecked_into();
+        let Some(parent) = el.parent_element() else { return };
+        if observer.with_value(|o| o.is_some()) {
+            return;
+        }
+        let callback = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
+            if let Ok(entry) = entries.get(0).dyn_into::<web_sys::ResizeObserverEntry>() {
+                let w = entry.content_rect().width().max(200.0).floor();
+                if w != width.get_untracked() {
+                    width.set(w);
+                }
+            }
+        });
+        if let Ok(ro) = web_sys::ResizeObserver::new(callback.as_ref().unchecked_ref()) {
+            ro.observe(&parent);
+            observer.set_value(Some((ro, callback)));
+        }
+    });
+    on_cleanup(move || {
+        if let Some((ro, _)) = observer.try_update_value(|o| o.take()).flatten() {
+            ro.disconnect();
+        }
+    });
+    width
 }

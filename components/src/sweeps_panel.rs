@@ -10,32 +10,32 @@ use tmath::sweep;
 #[component]
 pub fn SweepsPanel() -> impl IntoView {
     let ctx = use_ctx();
+    // Sweeps follow the settled result: dozens of evaluations and four redraws wait until input pauses.
+    let settled = Memo::new(move |_| ctx.settled.get().unwrap_or_else(|| ctx.shown.get_untracked()));
     let units = move || ctx.page.with(|p| p.units);
-    let capacity = move || ctx.shown.with(|r| r.config.gpu_mem_bytes);
+    let capacity = move || settled.with(|r| r.config.gpu_mem_bytes);
     let by_params = Signal::derive(move || {
-        let points = ctx.shown.with(|r| sweep::memory_vs_params(&r.config, &sweep::log_points(1e8, 2e12, 40)));
+        let points = settled.with(|r| sweep::memory_vs_params(&r.config, &sweep::log_points(1e8, 2e12, 40)));
         LineScene {
             series: vec![Series { label: ctx.t("total").into(), points, color: 0 }],
             y: YAxis::Bytes(units()),
             capacity: Some(capacity()),
-            marker: Some(ctx.shown.with(|r| r.config.params.get())),
-            log_y: true,
+            marker: Some(settled.with(|r| r.config.params.get())),
         }
     });
     let by_seq = Signal::derive(move || {
         let lens: Vec<u64> = (7..=17).map(|k| 1u64 << k).collect();
-        let points = ctx.shown.with(|r| sweep::memory_vs_seq_len(&r.config, &lens));
+        let points = settled.with(|r| sweep::memory_vs_seq_len(&r.config, &lens));
         LineScene {
             series: vec![Series { label: ctx.t("total").into(), points, color: 3 }],
             y: YAxis::Bytes(units()),
             capacity: Some(capacity()),
-            marker: Some(ctx.shown.with(|r| r.config.seq_len as f64)),
-            log_y: true,
+            marker: Some(settled.with(|r| r.config.seq_len as f64)),
         }
     });
-    let gpus = Memo::new(move |_| ctx.shown.with(|r| sweep::gpu_counts(&r.config, 16384)));
+    let gpus = Memo::new(move |_| settled.with(|r| sweep::gpu_counts(&r.config, 16384)));
     let by_gpus = Signal::derive(move || {
-        let series = ctx.shown.with(|r| sweep::memory_vs_gpus(&r.config, &gpus.get()));
+        let series = settled.with(|r| sweep::memory_vs_gpus(&r.config, &gpus.get()));
         LineScene {
             series: series
                 .into_iter()
@@ -44,25 +44,24 @@ pub fn SweepsPanel() -> impl IntoView {
                 .collect(),
             y: YAxis::Bytes(units()),
             capacity: Some(capacity()),
-            marker: Some(ctx.shown.with(|r| r.config.layout.gpus() as f64)),
-            log_y: true,
+            marker: Some(settled.with(|r| r.config.layout.gpus() as f64)),
         }
     });
     let days = Signal::derive(move || LineScene {
         series: vec![Series {
             label: ctx.t("days").into(),
-            points: ctx.shown.with(|r| sweep::days_vs_gpus(&r.config, &gpus.get())),
+            points: settled.with(|r| sweep::days_vs_gpus(&r.config, &gpus.get())),
             color: 2,
         }],
         y: YAxis::Days,
         capacity: None,
-        marker: Some(ctx.shown.with(|r| r.config.layout.gpus() as f64)),
-        log_y: true,
+        marker: Some(settled.with(|r| r.config.layout.gpus() as f64)),
     });
-    let label = |key: &'static str| Signal::derive(move || ctx.t(key).to_string());
+    let label = move |key: &'static str| Signal::derive(move || ctx.t(key).to_string());
     view! {
         <section class="panel sweeps" data-view="sweeps" aria-labelledby="h-sweeps">
             <h2 id="h-sweeps">{move || ctx.t("section-sweeps")}</h2>
+            <Show when=move || ctx.settled.with(|s| s.is_some()) fallback=|| view! { <p class="detail">"…"</p> }>
             <div class="sweep-grid">
                 <figure>
                     <figcaption>{move || ctx.t("sweep-params")}</figcaption>
@@ -81,6 +80,7 @@ pub fn SweepsPanel() -> impl IntoView {
                     <LineChart scene=days label=label("sweep-days") testid="sweep-days" />
                 </figure>
             </div>
+            </Show>
         </section>
     }
 }

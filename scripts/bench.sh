@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Performance figures (not pass/fail): bundle sizes, first result vs a blank Leptos
+# page, slider input-to-paint p50/p95 and long tasks, the planner in wasm, and the
+# native evaluation speed. Writes docs/benchmarks.md.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+source scripts/env.sh
+trunk build --release --offline
+trunk build bench/blank/index.html --dist target/blank-dist --release --offline=true
+NATIVE_BENCH=$(cargo run --quiet --profile bench-native --example bench) \
+MACHINE="$(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo)" \
+  node tests/bench/bench.mjs

@@ -1,0 +1,127 @@
+// The performance benchmark (not a test: it prints figures and writes
+// docs/benchmarks.md). Run by scripts/bench.sh after the release builds.
+import fs from "node:fs";
+import path from "node:path";
+import zlib from "node:zlib";
+import http from "node:http";
+import { launch, ROOT } from "../e2e/harness.mjs";
+
+const APP = path.join(ROOT, "dist");
+const BLANK = path.join(ROOT, "target/blank-dist");
+const TYPES = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm", ".css": "text/css", ".svg": "image/svg+xml", ".png": "image/png" };
+
+function serveDir(dir) {
+  const server = http.createServer((req, res) => {
+    const rel = decodeURIComponent(new URL(req.url, "http://x").pathname).replace(/^\/+/, "") || "index.html";
+    const file = path.join(dir, path.normalize(rel));
+    if (!file.startsWith(dir) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) return res.writeHead(404).end();
+    res.writeHead(200, { "content-type": TYPES[path.extname(file)] ?? "application/octet-stream" });
+    fs.createReadStream(file).pipe(res);
+  });
+  return new Promise((r) => server.listen(0, "127.0.0.1", () => r({ url: `http://127.0.0.1:${server.address().port}/`, close: () => server.close() })));
+}
+
+const pct = (xs, p) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+};
+const median = (xs) => pct(xs, 50);
+
+// 1. Sizes: every file of dist/, and what the page actually transfers.
+const sizes = fs.readdirSync(APP).filter((f) => fs.statSync(path.join(APP, f)).isFile()).map((f) => {
+  const raw = fs.readFileSync(path.join(APP, f));
+  return { file: f, raw: raw.length, gz: zlib.gzipSync(raw, { level: 9 }).length };
+});
+const loaded = sizes.filter((s) => /\.(html|js|wasm|css|svg)$/.test(s.file) && !["404.html", "embed-example.html"].includes(s.file));
+const transfer = loaded.reduce((a, s) => a + s.gz, 0);
+
+const browser = await launch();
+const app = await serveDir(APP);
+const blank = await serveDir(BLANK);
+
+// 2. Navigation → first result on screen, against a blank Leptos page (the floor).
+async function firstPaint(url, selector, runs = 15) {
+  const times = [];
+  for (let i = 0; i < runs; i++) {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.addInitScript((sel) => {
+      new MutationObserver((_, obs) => {
+        if (document.querySelector(sel)) {
+          window.__shown = performance.now();
+          obs.disconnect();
+        }
+      }).observe(document, { childList: true, subtree: true });
+    }, selector);
+    await page.goto(url);
+    await page.waitForFunction(() => window.__shown !== undefined);
+    times.push(await page.evaluate(() => window.__shown));
+    await context.close();
+  }
+  return median(times);
+}
+const appFirst = await firstPaint(app.url, '[data-testid="per-gpu-total"]');
+const blankFirst = await firstPaint(blank.url, '[data-testid="ready"]');
+
+// 3. Input-to-paint over 200 slider steps, and long tasks meanwhile.
+const context = await browser.newContext({ viewport: { width: 1360, height: 1000 } });
+const page = await context.newPage();
+await page.goto(app.url);
+await page.waitForSelector('[data-testid="per-gpu-total"]');
+const latency = await page.evaluate(async () => {
+  const longTasks = [];
+  new PerformanceObserver((l) => longTasks.push(...l.getEntries().map((e) => e.duration))).observe({ type: "longtask", buffered: false });
+  const slider = document.querySelector('input[type="range"][data-key="params"]');
+  const work = [];
+  const frame = [];
+  for (let i = 0; i < 200; i++) {
+    // Start at a frame boundary so the frame figure is not the wait for vsync.
+    await new Promise((r) => requestAnimationFrame(r));
+    const t0 = performance.now();
+    slider.value = String(300 + (i % 100) * 5);
+    slider.dispatchEvent(new Event("input", { bubbles: true }));
+    // All work the input caused (reactive effects run as microtasks, the canvas
+    // is drawn in them) is done when the next task runs.
+    await new Promise((r) => setTimeout(r, 0));
+    work.push(performance.now() - t0);
+    // The frame that shows it has been produced when the next rAF's task runs.
+    await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+    frame.push(performance.now() - t0);
+  }
+  await new Promise((r) => setTimeout(r, 100));
+  return { work, frame, longTasks };
+});
+// 4. The planner in wasm.
+const planner405 = await page.evaluate(() => window.wasmBindings.bench_planner("llama-3-405b", 20));
+const planner70 = await page.evaluate(() => window.wasmBindings.bench_planner("llama-2-70b", 20));
+await browser.close();
+app.close();
+blank.close();
+
+const native = process.env.NATIVE_BENCH ?? "";
+const kib = (b) => (b / 1024).toFixed(1);
+const lines = [
+  "# Benchmarks",
+  "",
+  `Measured by \`./scripts/bench.sh\` on ${new Date().toISOString().slice(0, 10)}, headless Chromium, 127.0.0.1, ${process.env.MACHINE ?? "this machine"}.`,
+  "",
+  "| figure | measured | budget |",
+  "|---|---|---|",
+  `| page transfer, gzipped (html + css + js + wasm + icon) | ${kib(transfer)} KiB | ≤ 200 KiB |`,
+  `| navigation → first result on screen (median of 15) | ${appFirst.toFixed(0)} ms (blank Leptos page: ${blankFirst.toFixed(0)} ms, ratio ${(appFirst / blankFirst).toFixed(2)}) | ≤ 1.5× the blank page |`,
+  `| slider input → all work done (next task), 200 steps | p50 ${median(latency.work).toFixed(1)} ms, p95 ${pct(latency.work, 95).toFixed(1)} ms | p95 ≤ 8 ms |`,
+  `| slider input → next frame produced, 200 steps | p50 ${median(latency.frame).toFixed(1)} ms, p95 ${pct(latency.frame, 95).toFixed(1)} ms | (one frame is 16.7 ms) |`,
+  `| long tasks (> 50 ms) during the 200 steps | ${latency.longTasks.length} | 0 |`,
+  `| planner in wasm, Llama 3 405B (min GPUs ≤ 16384 + layouts on 16384) | ${planner405.toFixed(2)} ms | ≤ 20 ms |`,
+  `| planner in wasm, Llama 2 70B (same search) | ${planner70.toFixed(2)} ms | ≤ 20 ms |`,
+  ...native.split("\n").filter(Boolean).map((l) => `| native: ${l.split(":")[0]} | ${l.split(":").slice(1).join(":").trim()} | < 1 µs per evaluation |`),
+  "",
+  "## dist/ (gzip -9)",
+  "",
+  "| file | bytes | gzipped |",
+  "|---|---|---|",
+  ...sizes.map((s) => `| ${s.file.replace(/-[0-9a-f]{16}/, "")} | ${s.raw} | ${kib(s.gz)} KiB |`),
+  "",
+];
+fs.writeFileSync(path.join(ROOT, "docs/benchmarks.md"), lines.join("\n"));
+console.log(lines.join("\n"));

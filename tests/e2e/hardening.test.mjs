@@ -1,0 +1,117 @@
+// Hostile links, the content-security policy, accessibility (axe-core) and the keyboard.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { serve, launch, open, ROOT } from "./harness.mjs";
+
+let server, browser;
+before(async () => {
+  server = await serve();
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+const HOSTILE = [
+  ["params=banana", ["params"]],
+  ["params=-7B&tokens=-1", ["params", "tokens"]],
+  ["params=NaN&tokens=Infinity&tp=nan", ["params", "tokens", "tp"]],
+  ["params=1e400&seq-len=1e30", ["params", "seq-len"]],
+  ["tp=%ED%95%9C%EA%B8%80&zero=%F0%9F%92%A5", ["tp", "zero"]],
+  [`params=${"9".repeat(10000)}`, ["params"]],
+  [`${"x".repeat(5000)}=${"y".repeat(5000)}`, ["x"]],
+  ["params=7B&params=oops&params=70B", ["params"]],
+  ["%ZZ=%&&&=&==&model=gpt-5", ["model"]],
+  ["gpus=7&tp=2", []],
+  ["lang=klingon&units=furlong&view=nowhere", ["lang", "units", "view"]],
+  ["micro-batch=0&grad-accum=0.5&layers=-3", ["micro-batch", "grad-accum", "layers"]],
+  ["precision=fp8&optimizer=lion&recompute=sometimes&gpu=tpu", ["precision", "optimizer", "recompute", "gpu"]],
+  ["<script>alert(1)</script>=1&params=<img src=x onerror=alert(1)>", ["script", "params"]],
+];
+
+test("hostile links render, name the bad keys, and log no error", async () => {
+  const { page, context, problems } = await open(browser, server.base, { origin: server.origin });
+  for (const [q, keys] of HOSTILE) {
+    await page.goto(`${server.base}?${q}`);
+    await page.waitForSelector('[data-testid="per-gpu-total"]', { state: "attached" });
+    const total = await page.getAttribute('[data-testid="per-gpu-total"]', "data-bytes");
+    assert.ok(Number(total) > 0, `${q.slice(0, 60)}: a result is shown`);
+    const notice = (await page.$('[data-testid="url-errors"]')) ? await page.textContent('[data-testid="url-errors"]') : "";
+    for (const k of keys) assert.ok(notice.includes(k), `${q.slice(0, 60)}: names ${k} in "${notice.slice(0, 200)}"`);
+    if (keys.length === 0) assert.ok(await page.isVisible('[data-testid="config-error"]'), `${q}: explains the combination`);
+    assert.equal(await page.$$eval("img", (i) => i.length), 0, "no markup from the URL");
+  }
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test("the page carries a content-security policy and talks only to its origin", async () => {
+  const html = fs.readFileSync(path.join(ROOT, "dist/index.html"), "utf8");
+  const csp = html.match(/http-equiv="Content-Security-Policy" content="([^"]+)"/)?.[1] ?? "";
+  assert.match(csp, /default-src 'none'/);
+  assert.match(csp, /script-src 'self' 'sha256-[^']+' 'wasm-unsafe-eval'/);
+  assert.doesNotMatch(csp, /https?:/, "no other origin allowed");
+  assert.ok(fs.readdirSync(path.join(ROOT, "dist")).every((f) => !f.endsWith(".map")));
+  // open() records every request that leaves the serving origin as a problem.
+  const { page, context, problems } = await open(browser, `${server.base}?model=llama-3-405b&view=sweeps`, { origin: server.origin });
+  await page.waitForTimeout(300);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+const AXE = fs.readFileSync(path.join(ROOT, "node_modules/axe-core/axe.min.js"), "utf8");
+
+async function axe(url, opts = {}) {
+  const { page, context, problems } = await open(browser, url, { origin: server.origin, bypassCSP: true, ...opts });
+  await page.evaluate(AXE);
+  const result = await page.evaluate(async () => {
+    // eslint-disable-next-line no-undef
+    const r = await axe.run(document, { resultTypes: ["violations"] });
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(" ")) }));
+  });
+  await context.close();
+  return { violations: result.filter((v) => v.impact === "serious" || v.impact === "critical"), problems };
+}
+
+for (const [name, q, opts] of [
+  ["default", "?lang=en", {}],
+  ["a configuration that does not fit", "?model=llama-2-70b&dp=8&zero=3&lang=en", {}],
+  ["Korean", "?lang=ko", {}],
+  ["dark mode", "?lang=ko", { colorScheme: "dark" }],
+]) {
+  test(`axe-core: no serious or critical violation (${name})`, async () => {
+    const { violations, problems } = await axe(`${server.base}${q}`, opts);
+    assert.deepEqual(violations, []);
+    assert.deepEqual(problems, []);
+  });
+}
+
+test("every control is reachable by keyboard with a visible focus ring", async () => {
+  const { page, context, problems } = await open(browser, `${server.base}?lang=en`, { origin: server.origin });
+  const controls = await page.$$eval("input[name], select[name]", (els) => els.filter((e) => e.checkVisibility()).map((e) => e.name));
+  const reached = new Set();
+  for (let i = 0; i < 400 && reached.size < controls.length; i++) {
+    await page.keyboard.press("Tab");
+    const info = await page.evaluate(() => {
+      const e = document.activeElement;
+      const s = getComputedStyle(e);
+      return { name: e.getAttribute("name"), outline: s.outlineStyle !== "none" && parseFloat(s.outlineWidth) >= 2 };
+    });
+    if (info.name) {
+      assert.ok(info.outline, `${info.name} shows a focus ring`);
+      reached.add(info.name);
+    }
+  }
+  assert.deepEqual(controls.filter((c) => !reached.has(c)), [], "controls never reached by Tab");
+  // A value typed at the keyboard takes effect.
+  await page.focus('input[name="params"]');
+  await page.keyboard.press("Control+A");
+  await page.keyboard.type("13B");
+  await page.keyboard.press("Enter");
+  await page.waitForFunction(() => document.querySelector('[data-testid="part-model"]').dataset.bytes === "26000000000");
+  assert.deepEqual(problems, []);
+  await context.close();
+});
