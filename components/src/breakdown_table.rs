@@ -12,40 +12,44 @@ use tmath::memory::{gradient_bytes, model_bytes, optimizer_bytes};
 pub fn BreakdownTable() -> impl IntoView {
     let ctx = use_ctx();
     let units = move || ctx.page.with(|p| p.units);
-    let rows = move || {
-        ctx.shown.with(|r| {
-            let c = &r.config;
-            let per_param = [
-                Some((model_bytes(c.precision).0, r.divisors.model)),
-                Some((gradient_bytes(c.grad_dtype).0, r.divisors.gradients)),
-                Some((optimizer_bytes(c.optimizer, c.precision).0, r.divisors.optimizer)),
-                None,
-                None,
-            ];
-            r.per_gpu
-                .parts()
-                .into_iter()
-                .zip(per_param)
-                .zip([Item::Model, Item::Gradients, Item::Optimizer, Item::Activations, Item::LiveParams])
-                .enumerate()
-                .map(|(i, (((name, bytes), pp), item))| {
-                    let testid = format!("part-{}", name.replace('_', "-"));
-                    let label = ctx.t(&testid);
-                    let detail = pp.map_or(String::new(), |(b, d)| format!("{b} B/param ÷ {d}"));
-                    view! {
-                        <tr data-testid=testid.clone() data-bytes=bytes.get().to_string()>
-                            <th scope="row">
-                                <span class="swatch" style=format!("background:{}", css_color(i)) aria-hidden="true"></span>
-                                {label}
-                            </th>
-                            <td class="num">{units().format(bytes)}</td>
-                            <td class="detail">{detail} <Explain item=item /></td>
-                        </tr>
-                    }
-                })
-                .collect_view()
-        })
-    };
+    // Five fixed rows built once; only their texts follow the result.
+    let rows = [
+        ("model", Item::Model),
+        ("gradients", Item::Gradients),
+        ("optimizer", Item::Optimizer),
+        ("activations", Item::Activations),
+        ("zero3_live_params", Item::LiveParams),
+    ]
+    .into_iter()
+    .enumerate()
+    .map(|(i, (name, item))| {
+        let bytes = move || ctx.shown.with(|r| r.per_gpu.parts()[i].1);
+        let detail = move || {
+            ctx.shown.with(|r| {
+                let c = &r.config;
+                let (b, d) = match i {
+                    0 => (model_bytes(c.precision).0, r.divisors.model),
+                    1 => (gradient_bytes(c.grad_dtype).0, r.divisors.gradients),
+                    2 => (optimizer_bytes(c.optimizer, c.precision).0, r.divisors.optimizer),
+                    _ => return String::new(),
+                };
+                format!("{b} B/param ÷ {d}")
+            })
+        };
+        let testid = format!("part-{}", name.replace('_', "-"));
+        let label_key = testid.clone();
+        view! {
+            <tr data-testid=testid data-bytes=move || bytes().get().to_string()>
+                <th scope="row">
+                    <span class="swatch" style=format!("background:{}", css_color(i)) aria-hidden="true"></span>
+                    {move || ctx.t(&label_key)}
+                </th>
+                <td class="num">{move || units().format(bytes())}</td>
+                <td class="detail">{detail} <Explain item=item /></td>
+            </tr>
+        }
+    })
+    .collect_view();
     let total = move || ctx.shown.with(|r| r.per_gpu.total());
     let capacity = move || ctx.shown.with(|r| r.gpu_mem());
     let cpu = move || ctx.shown.with(|r| r.cpu_per_node);

@@ -10,15 +10,29 @@ pub fn Explain(
     item: Item,
 ) -> impl IntoView {
     let ctx = use_ctx();
-    let e = Memo::new(move |_| ctx.shown.with(|r| explain(r, item, ctx.page.with(|p| p.units))));
+    // Worked out only while open: a closed formula costs nothing per slider step.
+    let open = RwSignal::new(false);
+    let e = Memo::new(move |_| open.get().then(|| ctx.shown.with(|r| explain(r, item, ctx.page.with(|p| p.units)))));
+    let part = move |f: fn(&tmath::explain::Explanation) -> String| move || e.with(|e| e.as_ref().map(f));
     view! {
-        <details class="explain" data-explain=format!("{item:?}").to_lowercase()>
+        <details
+            class="explain"
+            data-explain=format!("{item:?}").to_lowercase()
+            on:toggle=move |ev| {
+                use wasm_bindgen::JsCast;
+                let is_open = ev
+                    .target()
+                    .and_then(|t| t.dyn_into::<web_sys::HtmlDetailsElement>().ok())
+                    .is_some_and(|d| d.open());
+                open.set(is_open);
+            }
+        >
             <summary aria-label=move || ctx.t("explain")>"ƒ"</summary>
             <div class="explain-body">
-                <code>{move || e.with(|e| e.formula.clone())}</code>
-                <code>{move || e.with(|e| format!("= {}", e.substituted))}</code>
-                <cite>{move || e.with(|e| e.source)}</cite>
-                {move || e.with(|e| e.note).map(|n| view! { <p class="note">{ctx.t(n)}</p> })}
+                <code>{part(|e| e.formula.clone())}</code>
+                <code>{part(|e| format!("= {}", e.substituted))}</code>
+                <cite>{part(|e| e.source.to_string())}</cite>
+                {move || e.with(|e| e.as_ref().and_then(|e| e.note)).map(|n| view! { <p class="note">{ctx.t(n)}</p> })}
             </div>
         </details>
     }

@@ -11,7 +11,8 @@ pub fn FieldNotes(
     key: &'static str,
 ) -> impl IntoView {
     let ctx = use_ctx();
-    let notes = move || {
+    // A memo: the list re-renders only when its text changes, not on every slider step.
+    let notes = Memo::new(move |_| {
         let lang = ctx.lang.get();
         let mut out: Vec<(&'static str, String)> = Vec::new();
         ctx.field_errors.with(|errs| {
@@ -28,11 +29,12 @@ pub fn FieldNotes(
             out.extend(r.warnings.iter().filter(|w| w.key() == key).map(|w| ("warning", i18n::warning(lang, w))))
         });
         out
-    };
+    });
     view! {
         <div class="notes" aria-live="polite">
             {move || {
-                notes()
+                notes
+                    .get()
                     .into_iter()
                     .map(|(kind, text)| view! { <p class=kind role=if kind == "error" { "alert" } else { "note" }>{text}</p> })
                     .collect_view()

@@ -214,61 +214,6 @@ mod scale_tests {
     }
 }
 
-/// Line segments that hatch `r` so a part reads without its colour:
-/// 0 none, 1 "/", 2 horizontal, 3 "\", 4 vertical; `gap` between lines.
-pub fn hatch(r: &Rect, pattern: usize, gap: f64) -> Vec<(f64, f64, f64, f64)> {
-    let (x0, y0, x1, y1) = (r.x0, r.y0, r.x1, r.y1);
-    if gap <= 0.0 || x1 <= x0 || y1 <= y0 {
-        return Vec::new();
-    }
-    let steps = |lo: f64, hi: f64| {
-        let first = (lo / gap).ceil() as i64;
-        let last = (hi / gap).floor() as i64;
-        (first..=last).map(move |k| k as f64 * gap)
-    };
-    match pattern {
-        1 => steps(x0 + y0, x1 + y1)
-            .filter_map(|c| {
-                let (a, b) = ((c - y1).max(x0), (c - y0).min(x1));
-                (a < b).then_some((a, c - a, b, c - b))
-            })
-            .collect(),
-        2 => steps(y0, y1).map(|y| (x0, y, x1, y)).collect(),
-        3 => steps(x0 - y1, x1 - y0)
-            .filter_map(|c| {
-                let (a, b) = ((c + y0).max(x0), (c + y1).min(x1));
-                (a < b).then_some((a, a - c, b, b - c))
-            })
-            .collect(),
-        4 => steps(x0, x1).map(|x| (x, y0, x, y1)).collect(),
-        _ => Vec::new(),
-    }
-}
-
-#[cfg(test)]
-mod hatch_tests {
-    use super::*;
-
-    #[test]
-    fn hatching_stays_inside_its_rectangle() {
-        let r = Rect { bar: 0, part: 1, x0: 10.0, y0: 20.0, x1: 110.0, y1: 60.0 };
-        for pattern in 1..=4 {
-            let lines = hatch(&r, pattern, 8.0);
-            assert!(!lines.is_empty(), "{pattern}");
-            for (a, b, c, d) in lines {
-                for (x, y) in [(a, b), (c, d)] {
-                    assert!(
-                        (r.x0 - 1e-9..=r.x1 + 1e-9).contains(&x) && (r.y0 - 1e-9..=r.y1 + 1e-9).contains(&y),
-                        "{pattern}: {x},{y}"
-                    );
-                }
-            }
-        }
-        assert!(hatch(&r, 0, 8.0).is_empty());
-        assert_eq!(hatch(&r, 2, 10.0).len(), 5);
-    }
-}
-
 /// Position of `v` on a log axis from `lo` to `hi` mapped onto pixels `a0`..`a1`.
 pub fn log_pos(v: f64, lo: f64, hi: f64, a0: f64, a1: f64) -> f64 {
     if !(v > 0.0 && lo > 0.0 && hi > lo) {

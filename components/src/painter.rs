@@ -3,8 +3,54 @@
 //! reading offsetHeight, which forces a layout of the whole page per label
 //! (measured: most of a slider step's time). The 2D context measures without layout.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
 use wasm_bindgen::JsCast;
-use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
+use web_sys::{CanvasPattern, CanvasRenderingContext2d, HtmlCanvasElement};
+
+thread_local! {
+    /// Hatch tiles by (pattern, tile size): built once, reused by every draw.
+    static PATTERNS: RefCell<HashMap<(usize, u32), CanvasPattern>> = RefCell::new(HashMap::new());
+}
+
+/// A tile of `size` device pixels with the hatch of `pattern`:
+/// 1 "/", 2 horizontal, 3 "\", 4 vertical; drawn so tiles join seamlessly.
+fn make_pattern(ctx: &CanvasRenderingContext2d, pattern: usize, size: u32) -> Option<CanvasPattern> {
+    let doc = web_sys::window()?.document()?;
+    let tile = doc.create_element("canvas").ok()?.dyn_into::<HtmlCanvasElement>().ok()?;
+    tile.set_width(size);
+    tile.set_height(size);
+    let t = tile.get_context("2d").ok().flatten()?.dyn_into::<CanvasRenderingContext2d>().ok()?;
+    let s = size as f64;
+    t.set_stroke_style_str("rgba(255,255,255,0.45)");
+    t.set_line_width((s / 7.0).max(1.0));
+    t.begin_path();
+    match pattern {
+        1 => {
+            for k in [-1.0, 0.0, 1.0] {
+                t.move_to(k * s, s);
+                t.line_to(k * s + s, 0.0);
+            }
+        }
+        2 => {
+            t.move_to(0.0, s / 2.0);
+            t.line_to(s, s / 2.0);
+        }
+        3 => {
+            for k in [-1.0, 0.0, 1.0] {
+                t.move_to(k * s, 0.0);
+                t.line_to(k * s + s, s);
+            }
+        }
+        4 => {
+            t.move_to(s / 2.0, 0.0);
+            t.line_to(s / 2.0, s);
+        }
+        _ => return None,
+    }
+    t.stroke();
+    ctx.create_pattern_with_html_canvas_element(&tile, "repeat").ok().flatten()
+}
 
 /// Horizontal anchor of a label.
 #[derive(Clone, Copy)]
@@ -25,15 +71,21 @@ pub enum Baseline {
 pub struct Painter {
     ctx: CanvasRenderingContext2d,
     dpr: f64,
+    /// The font last set: the browser parses the font string on every set.
+    font: RefCell<(f64, bool)>,
 }
 
 impl Painter {
     pub fn new(canvas: &HtmlCanvasElement, dpr: f64) -> Option<Painter> {
         let ctx = canvas.get_context("2d").ok().flatten()?.dyn_into::<CanvasRenderingContext2d>().ok()?;
-        Some(Painter { ctx, dpr })
+        Some(Painter { ctx, dpr, font: RefCell::new((0.0, false)) })
     }
 
     fn font(&self, size: f64, bold: bool) {
+        if *self.font.borrow() == (size, bold) {
+            return;
+        }
+        *self.font.borrow_mut() = (size, bold);
         let weight = if bold { "600 " } else { "" };
         self.ctx.set_font(&format!("{weight}{}px system-ui, sans-serif", (size * self.dpr).round()));
     }
@@ -68,6 +120,24 @@ impl Painter {
         });
         self.ctx.set_fill_style_str(color);
         let _ = self.ctx.fill_text(text, x, y);
+    }
+
+    /// Hatches a rectangle so a part reads without its colour (pattern 0: none).
+    pub fn hatch(&self, x0: f64, y0: f64, x1: f64, y1: f64, pattern: usize) {
+        let size = (7.0 * self.dpr).round() as u32;
+        let tile = PATTERNS.with(|p| {
+            let mut p = p.borrow_mut();
+            if let Some(t) = p.get(&(pattern, size)) {
+                return Some(t.clone());
+            }
+            let t = make_pattern(&self.ctx, pattern, size)?;
+            p.insert((pattern, size), t.clone());
+            Some(t)
+        });
+        if let Some(tile) = tile {
+            self.ctx.set_fill_style_canvas_pattern(&tile);
+            self.ctx.fill_rect(x0, y0, x1 - x0, y1 - y0);
+        }
     }
 
     /// A filled rectangle (a label's background patch).

@@ -2,7 +2,7 @@
 //! to its container × devicePixelRatio (crisp on HiDPI; no ctx.scale, which
 //! clips plotters-canvas). Geometry comes from [`crate::geometry`].
 
-use crate::geometry::{axis_max, bar_x, hatch, stacked_rects, ticks, y_of, Area, Bar};
+use crate::geometry::{axis_max, bar_x, stacked_rects, ticks, y_of, Area, Bar};
 use crate::painter::{Align, Baseline, Painter};
 use leptos::prelude::*;
 use plotters::element::DashedPathElement;
@@ -115,9 +115,7 @@ fn draw(canvas: web_sys::HtmlCanvasElement, scene: &Scene, dpr: f64) -> Option<(
         let color = PALETTE[r.part.min(PALETTE.len() - 1)];
         root.draw(&Rectangle::new([(px(r.x0), px(r.y0)), (px(r.x1), px(r.y1))], color.filled())).ok()?;
         // Hatching and the value inside: colour is never the only signal.
-        for (a, b, c, d) in hatch(r, r.part, 7.0 * dpr) {
-            root.draw(&PathElement::new(vec![(px(a), px(b)), (px(c), px(d))], WHITE.mix(0.35).stroke_width(1))).ok()?;
-        }
+        text.hatch(r.x0, r.y0, r.x1, r.y1, r.part);
         // A thin gap between segments keeps them apart.
         root.draw(&PathElement::new(vec![(px(r.x0), px(r.y0)), (px(r.x1), px(r.y0))], th.bg.stroke_width(1))).ok()?;
     }

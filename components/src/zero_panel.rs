@@ -10,9 +10,11 @@ use tmath::config::ZeroStage;
 pub fn ZeroPanel() -> impl IntoView {
     let ctx = use_ctx();
     let units = Signal::derive(move || ctx.page.with(|p| p.units));
-    let reports = Memo::new(move |_| ctx.shown.with(|r| ZeroStage::ALL.map(|z| r.with_zero(z))));
+    // Follows the settled result: while a slider moves, only the main bar repaints each frame.
+    let base = Memo::new(move |_| ctx.settled.get().unwrap_or_else(|| ctx.shown.get()));
+    let reports = Memo::new(move |_| base.with(|r| ZeroStage::ALL.map(|z| r.with_zero(z))));
     let bars = Signal::derive(move || {
-        let current = ctx.shown.with(|r| r.config.zero);
+        let current = base.with(|r| r.config.zero);
         reports.with(|rs| {
             rs.iter()
                 .map(|r| Bar {
@@ -23,8 +25,8 @@ pub fn ZeroPanel() -> impl IntoView {
                 .collect()
         })
     });
-    let capacity = Signal::derive(move || ctx.shown.with(|r| r.config.gpu_mem_bytes));
-    let capacity_label = Signal::derive(move || ctx.shown.with(|r| units.get().format(r.gpu_mem())));
+    let capacity = Signal::derive(move || base.with(|r| r.config.gpu_mem_bytes));
+    let capacity_label = Signal::derive(move || base.with(|r| units.get().format(r.gpu_mem())));
     let summary = Signal::derive(move || {
         let u = units.get();
         reports.with(|rs| {
@@ -47,21 +49,16 @@ pub fn ZeroPanel() -> impl IntoView {
                 height=240.0
             />
             <ul class="zero-list">
-                {move || {
-                    let u = units.get();
-                    reports
-                        .get()
-                        .into_iter()
-                        .map(|r| {
-                            let z = r.config.zero.get();
-                            view! {
-                                <li data-testid=format!("zero-{z}") data-bytes=r.per_gpu.total().get().to_string()>
-                                    {format!("ZeRO-{z}: {}", u.format(r.per_gpu.total()))}
-                                </li>
-                            }
-                        })
-                        .collect_view()
-                }}
+                {(0..4)
+                    .map(|z| {
+                        let total = move || reports.with(|rs| rs[z].per_gpu.total());
+                        view! {
+                            <li data-testid=format!("zero-{z}") data-bytes=move || total().get().to_string()>
+                                {move || format!("ZeRO-{z}: {}", units.get().format(total()))}
+                            </li>
+                        }
+                    })
+                    .collect_view()}
             </ul>
         </section>
     }
