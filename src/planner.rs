@@ -150,6 +150,19 @@ impl Plan {
     pub fn global_batch(&self) -> u64 {
         self.micro_batch * self.grad_accum * self.dp
     }
+    /// The calculator keys that set this layout (the page applies them; tests re-evaluate them).
+    pub fn to_pairs(&self) -> Vec<(&'static str, String)> {
+        vec![
+            ("tp", self.tp.to_string()),
+            ("pp", self.pp.to_string()),
+            ("dp", self.dp.to_string()),
+            ("zero", self.zero.get().to_string()),
+            ("recompute", self.recompute.as_str().to_string()),
+            ("sequence-parallel", (self.sequence_parallel as u8).to_string()),
+            ("micro-batch", self.micro_batch.to_string()),
+            ("grad-accum", self.grad_accum.to_string()),
+        ]
+    }
     pub fn seconds_per_sequence(&self) -> f64 {
         self.step_seconds / self.global_batch() as f64
     }
@@ -226,6 +239,17 @@ pub fn step_seconds(c: &Config, o: &PlanOptions) -> f64 {
     compute * (1.0 + bubble) + tp_time + pp_time + exposed_dp
 }
 
+/// The (ZeRO, recomputation, sequence parallelism) choices for a t and p:
+/// no ZeRO-2/3 with pipeline parallelism (DeepSpeed blocks it, article), no
+/// sequence parallelism without tensor parallelism (it would change nothing).
+fn strategies(t: u64, p: u64) -> impl Iterator<Item = (ZeroStage, Recompute, bool)> {
+    ZeroStage::ALL
+        .into_iter()
+        .filter(move |z| !(p > 1 && z.shards_gradients()))
+        .flat_map(|z| Recompute::ALL.iter().flat_map(move |&r| [(z, r, false), (z, r, true)]))
+        .filter(move |&(_, _, sp)| !(sp && t == 1))
+}
+
 /// Tensor-parallel degrees to try: divisors of the heads, within a node unless allowed.
 fn tp_choices(base: &Config, o: &PlanOptions, n: u64) -> Vec<u64> {
     let limit = if o.tp_cross_node { n } else { GPUS_PER_NODE.min(n) };
@@ -241,43 +265,32 @@ pub fn layouts(base: &Config, o: &PlanOptions, n: u64) -> Vec<Plan> {
             if d > o.global_batch {
                 continue;
             }
-            for zero in ZeroStage::ALL {
-                // DeepSpeed blocks pipeline parallelism with ZeRO-2/3 (article).
-                if p > 1 && zero.shards_gradients() {
-                    continue;
-                }
-                for recompute in Recompute::ALL {
-                    for sp in [false, true] {
-                        if sp && t == 1 {
-                            continue;
-                        }
-                        // Micro-batches: powers of two; m = ⌈G/(b·d)⌉ so b·m·d ≥ G, and m ≥ p
-                        // (an unfilled pipeline is never the answer).
-                        let bs = (0..).map(|k| 1u64 << k).take_while(|b| b * d <= o.global_batch);
-                        for (b, m) in bs.map(|b| (b, o.global_batch.div_ceil(b * d))).filter(|&(_, m)| m >= p) {
-                            let mut plan = Plan {
-                                tp: t,
-                                pp: p,
-                                dp: d,
-                                zero,
-                                recompute: *recompute,
-                                sequence_parallel: sp,
-                                micro_batch: b,
-                                grad_accum: m,
-                                per_gpu_bytes: 0.0,
-                                needed_bytes: 0.0,
-                                step_seconds: 0.0,
-                                fits: false,
-                            };
-                            let c = plan.config(base);
-                            let mem = memory::training_memory(&c);
-                            plan.per_gpu_bytes = mem.total().get();
-                            plan.needed_bytes = needed(&mem, o);
-                            plan.fits = plan.needed_bytes <= c.gpu_mem_bytes;
-                            plan.step_seconds = step_seconds(&c, o);
-                            out.push(plan);
-                        }
-                    }
+            for (zero, recompute, sp) in strategies(t, p) {
+                // Micro-batches: powers of two; m = ⌈G/(b·d)⌉ so b·m·d ≥ G, and m ≥ p
+                // (an unfilled pipeline is never the answer).
+                let bs = (0..).map(|k| 1u64 << k).take_while(|b| b * d <= o.global_batch);
+                for (b, m) in bs.map(|b| (b, o.global_batch.div_ceil(b * d))).filter(|&(_, m)| m >= p) {
+                    let mut plan = Plan {
+                        tp: t,
+                        pp: p,
+                        dp: d,
+                        zero,
+                        recompute,
+                        sequence_parallel: sp,
+                        micro_batch: b,
+                        grad_accum: m,
+                        per_gpu_bytes: 0.0,
+                        needed_bytes: 0.0,
+                        step_seconds: 0.0,
+                        fits: false,
+                    };
+                    let c = plan.config(base);
+                    let mem = memory::training_memory(&c);
+                    plan.per_gpu_bytes = mem.total().get();
+                    plan.needed_bytes = needed(&mem, o);
+                    plan.fits = plan.needed_bytes <= c.gpu_mem_bytes;
+                    plan.step_seconds = step_seconds(&c, o);
+                    out.push(plan);
                 }
             }
         }
@@ -311,36 +324,26 @@ pub fn min_gpus(base: &Config, o: &PlanOptions) -> Option<u64> {
     for t in divisors(base.arch.heads).into_iter().filter(|&t| t <= tp_limit) {
         for p in divisors(base.arch.layers).into_iter().filter(|&p| t * p <= o.max_gpus) {
             let d_max = (o.max_gpus / (t * p)).min(o.global_batch);
-            for zero in ZeroStage::ALL {
-                if p > 1 && zero.shards_gradients() {
+            for (zero, recompute, sp) in strategies(t, p) {
+                let fits = |d: u64| {
+                    let c = leanest(base, t, p, d, zero, recompute, sp);
+                    needed(&memory::training_memory(&c), o) <= c.gpu_mem_bytes
+                };
+                if d_max == 0 || !fits(d_max) {
                     continue;
                 }
-                for recompute in Recompute::ALL {
-                    for sp in [false, true] {
-                        if sp && t == 1 {
-                            continue;
-                        }
-                        let fits = |d: u64| {
-                            let c = leanest(base, t, p, d, zero, *recompute, sp);
-                            needed(&memory::training_memory(&c), o) <= c.gpu_mem_bytes
-                        };
-                        if d_max == 0 || !fits(d_max) {
-                            continue;
-                        }
-                        let (mut lo, mut hi) = (1, d_max);
-                        while lo < hi {
-                            let mid = lo + (hi - lo) / 2;
-                            if fits(mid) {
-                                hi = mid;
-                            } else {
-                                lo = mid + 1;
-                            }
-                        }
-                        let n = t * p * lo;
-                        if best.is_none_or(|b| n < b) {
-                            best = Some(n);
-                        }
+                let (mut lo, mut hi) = (1, d_max);
+                while lo < hi {
+                    let mid = lo + (hi - lo) / 2;
+                    if fits(mid) {
+                        hi = mid;
+                    } else {
+                        lo = mid + 1;
                     }
+                }
+                let n = t * p * lo;
+                if best.is_none_or(|b| n < b) {
+                    best = Some(n);
                 }
             }
         }

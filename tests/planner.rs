@@ -22,18 +22,7 @@ fn every_layout_matches_the_calculator() {
     assert!(ls.len() > 100, "{} layouts", ls.len());
     for l in ls {
         let mut pairs: Vec<(String, String)> = shape.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-        for (k, v) in [
-            ("tp", l.tp.to_string()),
-            ("pp", l.pp.to_string()),
-            ("dp", l.dp.to_string()),
-            ("zero", l.zero.get().to_string()),
-            ("recompute", l.recompute.as_str().to_string()),
-            ("sequence-parallel", (l.sequence_parallel as u8).to_string()),
-            ("micro-batch", l.micro_batch.to_string()),
-            ("grad-accum", l.grad_accum.to_string()),
-        ] {
-            pairs.push((k.into(), v));
-        }
+        pairs.extend(l.to_pairs().into_iter().map(|(k, v)| (k.to_string(), v)));
         let (s, errors) = Settings::from_pairs(pairs);
         assert!(errors.is_empty());
         let r = evaluate(&s.resolve().unwrap());

@@ -4,13 +4,12 @@
 
 use crate::geometry::{log_pos, log_ticks, Area};
 use crate::painter::{Align, Baseline, Painter};
-use crate::stacked_bars::{container_width, css_color, fit_canvas, prefers_dark, PALETTE};
+use crate::stacked_bars::{css_color, drawn_canvas, prefers_dark, PALETTE};
 use leptos::prelude::*;
 use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
 use tmath::units::{format_count, format_sig, ByteUnit};
-use wasm_bindgen::JsCast;
 
 /// One line.
 #[derive(Clone, Debug, PartialEq)]
@@ -140,18 +139,8 @@ pub fn LineChart(
     #[prop(default = 220.0)]
     height: f64,
 ) -> impl IntoView {
-    let canvas = NodeRef::<leptos::html::Canvas>::new();
-    let width = container_width(canvas);
-    Effect::new(move |_| {
-        let scene = scene.get();
-        let Some(el) = canvas.get() else { return };
-        let el: web_sys::HtmlCanvasElement = el.unchecked_into();
-        let css_w = width.get();
-        if css_w <= 0.0 {
-            return;
-        }
-        let dpr = fit_canvas(&el, css_w, height);
-        draw(el, &scene, dpr);
+    let canvas = drawn_canvas(height, move |el, dpr| {
+        draw(el, &scene.get(), dpr);
     });
     // The legend in HTML: readable text, not colour alone.
     let legend = move || {

@@ -32,19 +32,6 @@ fn sort(rows: &mut [Plan], by: SortBy) {
     }
 }
 
-fn layout_pairs(l: &Plan) -> Vec<(&'static str, String)> {
-    vec![
-        ("tp", l.tp.to_string()),
-        ("pp", l.pp.to_string()),
-        ("dp", l.dp.to_string()),
-        ("zero", l.zero.get().to_string()),
-        ("recompute", l.recompute.as_str().to_string()),
-        ("sequence-parallel", (l.sequence_parallel as u8).to_string()),
-        ("micro-batch", l.micro_batch.to_string()),
-        ("grad-accum", l.grad_accum.to_string()),
-    ]
-}
-
 #[component]
 pub fn PlannerPanel() -> impl IntoView {
     let ctx = use_ctx();
@@ -82,7 +69,7 @@ pub fn PlannerPanel() -> impl IntoView {
         let base = ctx.shown.with_untracked(|r| r.config.clone());
         let opts = ctx.page.with_untracked(|p| p.plan.clone());
         if let Some(first) = plan(&base, &opts, None).layouts.into_iter().find(|l| l.fits) {
-            ctx.set_all(&layout_pairs(&first));
+            ctx.set_all(&first.to_pairs());
         }
     };
     view! {
@@ -157,7 +144,7 @@ pub fn PlannerPanel() -> impl IntoView {
                             rows()
                                 .into_iter()
                                 .map(|l| {
-                                    let pairs = layout_pairs(&l);
+                                    let pairs = l.to_pairs();
                                     view! {
                                         <tr data-bytes=l.per_gpu_bytes.to_string()>
                                             <td>{l.tp}</td>

@@ -82,7 +82,7 @@ fn px(x: f64) -> i32 {
 
 /// Sizes the canvas to its container × devicePixelRatio, only when that changed
 /// (resizing clears and reallocates the backing store). Returns the ratio.
-pub fn fit_canvas(el: &web_sys::HtmlCanvasElement, css_w: f64, css_h: f64) -> f64 {
+fn fit_canvas(el: &web_sys::HtmlCanvasElement, css_w: f64, css_h: f64) -> f64 {
     let dpr = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).max(1.0);
     let (w, h) = ((css_w * dpr) as u32, (css_h * dpr) as u32);
     if el.width() != w || el.height() != h {
@@ -173,18 +173,9 @@ pub fn StackedBars(
     #[prop(default = 300.0)]
     height: f64,
 ) -> impl IntoView {
-    let canvas = NodeRef::<leptos::html::Canvas>::new();
-    let width = container_width(canvas);
-    Effect::new(move |_| {
+    let canvas = drawn_canvas(height, move |el, dpr| {
         let bars = bars.get();
         let (capacity, capacity_label, units) = (capacity.get(), capacity_label.get(), units.get());
-        let Some(el) = canvas.get() else { return };
-        let el: web_sys::HtmlCanvasElement = el.unchecked_into();
-        let css_w = width.get();
-        if css_w <= 0.0 {
-            return;
-        }
-        let dpr = fit_canvas(&el, css_w, height);
         draw(el, &Scene { bars: &bars, capacity, capacity_label: &capacity_label, units }, dpr);
     });
     view! {
@@ -194,9 +185,31 @@ pub fn StackedBars(
     }
 }
 
+/// A canvas that redraws with `draw(canvas, devicePixelRatio)` whenever a
+/// signal `draw` reads changes or its container is resized; sized to the
+/// container's width × `height` CSS pixels, times the ratio.
+pub fn drawn_canvas(
+    height: f64,
+    draw: impl Fn(web_sys::HtmlCanvasElement, f64) + 'static,
+) -> NodeRef<leptos::html::Canvas> {
+    let canvas = NodeRef::<leptos::html::Canvas>::new();
+    let width = container_width(canvas);
+    Effect::new(move |_| {
+        let Some(el) = canvas.get() else { return };
+        let el: web_sys::HtmlCanvasElement = el.unchecked_into();
+        let css_w = width.get();
+        if css_w <= 0.0 {
+            return;
+        }
+        let dpr = fit_canvas(&el, css_w, height);
+        draw(el, dpr);
+    });
+    canvas
+}
+
 /// The CSS width of the canvas's container, kept by a ResizeObserver: it
 /// reports after layout, so no slider step ever forces a reflow to read it.
-pub fn container_width(canvas: NodeRef<leptos::html::Canvas>) -> RwSignal<f64> {
+fn container_width(canvas: NodeRef<leptos::html::Canvas>) -> RwSignal<f64> {
     let width = RwSignal::new(0.0);
     let observer = StoredValue::new_local(None::<(web_sys::ResizeObserver, Closure<dyn FnMut(js_sys::Array)>)>);
     Effect::new(move |_| {
