@@ -3,12 +3,11 @@
 //! a dashed capacity line, a marker at the current configuration.
 
 use crate::geometry::{log_pos, log_ticks, Area};
-use crate::painter::{Align, Baseline, Painter};
-use crate::stacked_bars::{css_color, drawn_canvas, prefers_dark, PALETTE};
+use crate::painter::{Align, Baseline};
+use crate::stacked_bars::{css_color, drawn_canvas, prefers_dark, Surface, PALETTE};
 use leptos::prelude::*;
 use plotters::element::DashedPathElement;
 use plotters::prelude::*;
-use plotters_canvas::CanvasBackend;
 use tmath::units::{format_count, format_sig, ByteUnit};
 
 /// One line.
@@ -60,7 +59,9 @@ fn px(x: f64) -> i32 {
     x.round() as i32
 }
 
-fn draw(canvas: web_sys::HtmlCanvasElement, s: &LineScene, dpr: f64) -> Option<()> {
+fn draw(surface: &Surface, s: &LineScene) -> Option<()> {
+    let Surface { root, text, width: w, height: h, dpr } = surface;
+    let (w, h, dpr) = (*w, *h, *dpr);
     let (x0, x1, mut y0, mut y1) = bounds(s.series.iter().flat_map(|l| l.points.iter().copied()))?;
     if let Some(c) = s.capacity {
         y0 = y0.min(c);
@@ -75,9 +76,6 @@ fn draw(canvas: web_sys::HtmlCanvasElement, s: &LineScene, dpr: f64) -> Option<(
         (RGBColor(30, 30, 30), RGBColor(225, 225, 225), RGBColor(200, 0, 0))
     };
     let fg_css = if dark { "rgb(230,230,230)" } else { "rgb(30,30,30)" };
-    let (w, h) = (canvas.width() as f64, canvas.height() as f64);
-    let text = Painter::new(&canvas, dpr)?;
-    let root = CanvasBackend::with_canvas_object(canvas)?.into_drawing_area();
     root.fill(&if dark { RGBColor(18, 20, 23) } else { WHITE }).ok()?;
     let a = Area { left: 64.0 * dpr, top: 10.0 * dpr, right: w - 10.0 * dpr, bottom: h - 24.0 * dpr };
     let x = |v: f64| log_pos(v, x0, x1, a.left, a.right);
@@ -139,8 +137,8 @@ pub fn LineChart(
     #[prop(default = 220.0)]
     height: f64,
 ) -> impl IntoView {
-    let canvas = drawn_canvas(height, move |el, dpr| {
-        draw(el, &scene.get(), dpr);
+    let canvas = drawn_canvas(height, move |surface| {
+        draw(surface, &scene.get());
     });
     // The legend in HTML: readable text, not colour alone.
     let legend = move || {

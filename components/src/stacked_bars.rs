@@ -5,6 +5,7 @@
 use crate::geometry::{axis_max, bar_x, stacked_rects, ticks, y_of, Area, Bar};
 use crate::painter::{Align, Baseline, Painter};
 use leptos::prelude::*;
+use plotters::coord::Shift;
 use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
@@ -81,23 +82,42 @@ fn px(x: f64) -> i32 {
 }
 
 /// Sizes the canvas to its container × devicePixelRatio, only when that changed
-/// (resizing clears and reallocates the backing store). Returns the ratio.
-fn fit_canvas(el: &web_sys::HtmlCanvasElement, css_w: f64, css_h: f64) -> f64 {
+/// (resizing clears and reallocates the backing store). Returns (ratio, resized).
+fn fit_canvas(el: &web_sys::HtmlCanvasElement, css_w: f64, css_h: f64) -> (f64, bool) {
     let dpr = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).max(1.0);
     let (w, h) = ((css_w * dpr) as u32, (css_h * dpr) as u32);
-    if el.width() != w || el.height() != h {
+    let resized = el.width() != w || el.height() != h;
+    if resized {
         el.set_width(w);
         el.set_height(h);
         let _ = el.set_attribute("style", &format!("width:{css_w}px;height:{css_h}px"));
     }
-    dpr
+    (dpr, resized)
 }
 
-fn draw(canvas: web_sys::HtmlCanvasElement, scene: &Scene, dpr: f64) -> Option<()> {
-    let (w, h) = (canvas.width() as f64, canvas.height() as f64);
-    let text = Painter::new(&canvas, dpr)?;
-    let backend = CanvasBackend::with_canvas_object(canvas)?;
-    let root = backend.into_drawing_area();
+/// What a chart draws on, kept between draws: creating the plotters backend
+/// and the text painter each asks the canvas for its 2D context again.
+pub struct Surface {
+    pub root: DrawingArea<CanvasBackend, Shift>,
+    pub text: Painter,
+    /// Device pixels.
+    pub width: f64,
+    pub height: f64,
+    pub dpr: f64,
+}
+
+impl Surface {
+    fn new(canvas: web_sys::HtmlCanvasElement, dpr: f64) -> Option<Surface> {
+        let (width, height) = (canvas.width() as f64, canvas.height() as f64);
+        let text = Painter::new(&canvas, dpr)?;
+        let root = CanvasBackend::with_canvas_object(canvas)?.into_drawing_area();
+        Some(Surface { root, text, width, height, dpr })
+    }
+}
+
+fn draw(surface: &Surface, scene: &Scene) -> Option<()> {
+    let Surface { root, text, width: w, height: h, dpr } = surface;
+    let (w, h, dpr) = (*w, *h, *dpr);
     let th = theme();
     root.fill(&th.bg).ok()?;
     let area = Area { left: 58.0 * dpr, top: 22.0 * dpr, right: w - 8.0 * dpr, bottom: h - 40.0 * dpr };
@@ -173,10 +193,10 @@ pub fn StackedBars(
     #[prop(default = 300.0)]
     height: f64,
 ) -> impl IntoView {
-    let canvas = drawn_canvas(height, move |el, dpr| {
+    let canvas = drawn_canvas(height, move |surface| {
         let bars = bars.get();
         let (capacity, capacity_label, units) = (capacity.get(), capacity_label.get(), units.get());
-        draw(el, &Scene { bars: &bars, capacity, capacity_label: &capacity_label, units }, dpr);
+        draw(surface, &Scene { bars: &bars, capacity, capacity_label: &capacity_label, units });
     });
     view! {
         <div class="chart">
@@ -185,15 +205,13 @@ pub fn StackedBars(
     }
 }
 
-/// A canvas that redraws with `draw(canvas, devicePixelRatio)` whenever a
+/// A canvas that redraws with `draw(surface)` whenever a
 /// signal `draw` reads changes or its container is resized; sized to the
 /// container's width × `height` CSS pixels, times the ratio.
-pub fn drawn_canvas(
-    height: f64,
-    draw: impl Fn(web_sys::HtmlCanvasElement, f64) + 'static,
-) -> NodeRef<leptos::html::Canvas> {
+pub fn drawn_canvas(height: f64, draw: impl Fn(&Surface) + 'static) -> NodeRef<leptos::html::Canvas> {
     let canvas = NodeRef::<leptos::html::Canvas>::new();
     let width = container_width(canvas);
+    let surface = StoredValue::new_local(None::<Surface>);
     Effect::new(move |_| {
         let Some(el) = canvas.get() else { return };
         let el: web_sys::HtmlCanvasElement = el.unchecked_into();
@@ -201,8 +219,15 @@ pub fn drawn_canvas(
         if css_w <= 0.0 {
             return;
         }
-        let dpr = fit_canvas(&el, css_w, height);
-        draw(el, dpr);
+        let (dpr, resized) = fit_canvas(&el, css_w, height);
+        if resized || surface.with_value(|s| s.is_none()) {
+            surface.set_value(Surface::new(el, dpr));
+        }
+        surface.with_value(|s| {
+            if let Some(s) = s {
+                draw(s);
+            }
+        });
     });
     canvas
 }
