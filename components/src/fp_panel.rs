@@ -50,7 +50,8 @@ fn bits(f: Format, x: f64) -> impl IntoView {
 #[component]
 pub fn FpPanel() -> impl IntoView {
     let ctx = use_ctx();
-    let text = RwSignal::new("0.1".to_string());
+    // The value lives in the page state, so a link restores it (`?fp=1e-8`).
+    let text = Signal::derive(move || ctx.page.with(|p| p.fp.clone()).unwrap_or_else(|| "0.1".to_string()));
     // Signs are allowed here, unlike sizes.
     let value = Memo::new(move |_| {
         let t = text.get();
@@ -72,10 +73,14 @@ pub fn FpPanel() -> impl IntoView {
                 <label for="fp-value">{move || ctx.t("fp-value")}</label>
                 <input
                     id="fp-value"
+                    name="fp"
                     type="text"
                     inputmode="decimal"
                     prop:value=move || text.get()
-                    on:input=move |ev| text.set(event_target_value(&ev))
+                    on:input=move |ev| {
+                        let v = event_target_value(&ev);
+                        ctx.page.update(|p| p.fp = Some(v));
+                    }
                 />
                 <Show when=move || value.get().is_none()>
                     <p class="notes error" role="alert">{move || ctx.t("fp-bad-value")}</p>

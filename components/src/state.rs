@@ -20,6 +20,8 @@ pub struct PageOptions {
     pub plan: PlanOptions,
     /// Presentation mode: large type, high contrast, keyboard shortcuts.
     pub present: bool,
+    /// The value typed into the floating-point explorer.
+    pub fp: Option<String>,
 }
 
 pub const VIEWS: &[&str] = &["memory", "zero", "compute", "chinchilla", "planner", "sweeps", "fp"];
@@ -101,6 +103,8 @@ pub fn load(query: &str) -> Loaded {
             },
             "embed" => page.embed = !matches!(v.as_str(), "0" | "false" | "off" | "no"),
             "present" => page.present = !matches!(v.as_str(), "0" | "false" | "off" | "no"),
+            // Any text: the explorer says itself when it is not a number.
+            "fp" => page.fp = Some(v.chars().take(64).collect()),
             "view" => match VIEWS.iter().find(|x| **x == v) {
                 Some(x) => page.view = Some(x.to_string()),
                 None => errors.push(SettingError::UnknownChoice { key: "view", value: v, choices: VIEWS.to_vec() }),
@@ -138,6 +142,9 @@ pub fn query(settings: &Settings, page: &PageOptions) -> String {
     if page.present {
         pairs.push(("present".into(), "1".into()));
     }
+    if let Some(v) = &page.fp {
+        pairs.push(("fp".into(), v.clone()));
+    }
     if let Some(v) = &page.view {
         pairs.push(("view".into(), v.clone()));
     }
@@ -155,7 +162,9 @@ mod tests {
 
     #[test]
     fn query_round_trip() {
-        let l = load("?model=llama-3-405b&tp=8&pp=16&dp=128&gpu=h100-80gb&lang=en&units=gib&zero=1&reserve-gb=2");
+        let l =
+            load("?model=llama-3-405b&tp=8&pp=16&dp=128&gpu=h100-80gb&lang=en&units=gib&zero=1&reserve-gb=2&fp=1e-8");
+        assert_eq!(l.page.fp.as_deref(), Some("1e-8"));
         assert_eq!(l.page.plan.reserve_bytes, 2e9);
         assert!(l.errors.is_empty(), "{:?}", l.errors);
         let q = query(&l.settings, &l.page);

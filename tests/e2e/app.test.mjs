@@ -137,7 +137,7 @@ test("Llama 3 405B on 8×16×128 H100s (screenshot for the README)", async () =>
   await context.close();
 });
 
-const PAGE_KEYS = new Set(["lang", "units", "embed", "view", "max-gpus", "global-batch", "reserve-gb",
+const PAGE_KEYS = new Set(["lang", "units", "embed", "view", "fp", "present", "max-gpus", "global-batch", "reserve-gb",
   "fragmentation-pct", "intra-node-gbs", "inter-node-gbs", "tp-cross-node"]);
 const corePairs = (q) => [...q.entries()].filter(([k]) => !PAGE_KEYS.has(k));
 

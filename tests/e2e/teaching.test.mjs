@@ -106,6 +106,16 @@ test("the floating-point explorer: fp16 max 65504; 1e-8 underflows in fp16, not 
   await page.fill("#fp-value", "1e-8");
   assert.equal(await page.getAttribute('[data-testid="fp-fp16"]', "data-value"), "0");
   assert.notEqual(await page.getAttribute('[data-testid="fp-bf16"]', "data-value"), "0");
+  // The explorer's value is in the link.
+  const q = await (async () => {
+    for (let i = 0; i < 60; i++) {
+      const v = new URL(page.url()).searchParams.get("fp");
+      if (v === "1e-8") return v;
+      await page.waitForTimeout(50);
+    }
+    return null;
+  })();
+  assert.equal(q, "1e-8");
   await page.fill("#fp-value", "banana");
   assert.ok(await page.isVisible("text=/not a number|숫자가 아닙니다/i"));
   assert.deepEqual(problems, []);
