@@ -14,6 +14,7 @@ use crate::presets::PRESETS;
 use crate::state;
 use crate::sweeps_panel::SweepsPanel;
 use crate::teaching_bar::TeachingBar;
+use crate::tr::Tr;
 use crate::zero_panel::ZeroPanel;
 use gloo_timers::callback::Timeout;
 use leptos::prelude::*;
@@ -143,7 +144,7 @@ pub fn App() -> impl IntoView {
                 <TeachingBar />
             </Show>
             <Show when=move || ctx.page.with(|p| p.present)>
-                <p class="present-help">{move || ctx.t("present-help")}</p>
+                <p class="present-help"><Tr key="present-help" /></p>
             </Show>
             <Notices />
             <main class="layout">
@@ -160,7 +161,7 @@ pub fn App() -> impl IntoView {
             </main>
             <Show when=move || !embed()>
                 <footer>
-                    <p>{move || ctx.t("source")} " · " {move || ctx.t(if ctx.page.with(|p| p.units) == tmath::units::ByteUnit::Gib { "unit-note-gib" } else { "unit-note-gb" })}</p>
+                    <p><Tr key="source" /> " · " {move || ctx.t(if ctx.page.with(|p| p.units) == tmath::units::ByteUnit::Gib { "unit-note-gib" } else { "unit-note-gb" })}</p>
                 </footer>
             </Show>
         </div>

@@ -4,6 +4,7 @@
 use crate::ctx::use_ctx;
 use crate::explain::Explain;
 use crate::stacked_bars::css_color;
+use crate::tr::Tr;
 use leptos::prelude::*;
 use tmath::explain::Item;
 use tmath::memory::{gradient_bytes, model_bytes, optimizer_bytes};
@@ -14,15 +15,15 @@ pub fn BreakdownTable() -> impl IntoView {
     let units = move || ctx.page.with(|p| p.units);
     // Five fixed rows built once; only their texts follow the result.
     let rows = [
-        ("model", Item::Model),
-        ("gradients", Item::Gradients),
-        ("optimizer", Item::Optimizer),
-        ("activations", Item::Activations),
-        ("zero3_live_params", Item::LiveParams),
+        ("part-model", Item::Model),
+        ("part-gradients", Item::Gradients),
+        ("part-optimizer", Item::Optimizer),
+        ("part-activations", Item::Activations),
+        ("part-zero3-live-params", Item::LiveParams),
     ]
     .into_iter()
     .enumerate()
-    .map(|(i, (name, item))| {
+    .map(|(i, (testid, item))| {
         let bytes = move || ctx.shown.with(|r| r.per_gpu.parts()[i].1);
         let detail = move || {
             ctx.shown.with(|r| {
@@ -36,13 +37,11 @@ pub fn BreakdownTable() -> impl IntoView {
                 format!("{b} B/param ÷ {d}")
             })
         };
-        let testid = format!("part-{}", name.replace('_', "-"));
-        let label_key = testid.clone();
         view! {
             <tr data-testid=testid data-bytes=move || bytes().get().to_string()>
                 <th scope="row">
                     <span class="swatch" style=format!("background:{}", css_color(i)) aria-hidden="true"></span>
-                    {move || ctx.t(&label_key)}
+                    <Tr key=testid />
                 </th>
                 <td class="num">{move || units().format(bytes())}</td>
                 <td class="detail">{detail} <Explain item=item /></td>
@@ -55,28 +54,28 @@ pub fn BreakdownTable() -> impl IntoView {
     let cpu = move || ctx.shown.with(|r| r.cpu_per_node);
     view! {
         <table class="breakdown">
-            <caption class="sr-only">{move || ctx.t("section-memory")}</caption>
+            <caption class="sr-only"><Tr key="section-memory" /></caption>
             <tbody>{rows}</tbody>
             <tfoot>
                 <tr data-testid="per-gpu-total" data-bytes=move || total().get().to_string()>
-                    <th scope="row">{move || ctx.t("total")}</th>
+                    <th scope="row"><Tr key="total" /></th>
                     <td class="num">{move || units().format(total())}</td>
                     <td></td>
                 </tr>
                 <tr data-testid="gpu-capacity" data-bytes=move || capacity().get().to_string()>
-                    <th scope="row">{move || ctx.t("capacity")}</th>
+                    <th scope="row"><Tr key="capacity" /></th>
                     <td class="num">{move || units().format(capacity())}</td>
                     <td class="detail">{move || ctx.shown.with(|r| r.config.gpu.label)}</td>
                 </tr>
                 <Show when=move || { cpu().get() > 0.0 }>
                     <tr data-testid="cpu-per-node" data-bytes=move || cpu().get().to_string()>
-                        <th scope="row">{move || ctx.t("cpu-per-node")}</th>
+                        <th scope="row"><Tr key="cpu-per-node" /></th>
                         <td class="num">{move || units().format(cpu())}</td>
                         <td></td>
                     </tr>
                 </Show>
                 <tr data-testid="inference" data-bytes=move || ctx.shown.with(|r| r.inference.get()).to_string()>
-                    <th scope="row">{move || ctx.t("inference-note")}</th>
+                    <th scope="row"><Tr key="inference-note" /></th>
                     <td class="num">{move || units().format(ctx.shown.with(|r| r.inference))}</td>
                     <td class="detail">
                         {move || ctx.shown.with(|r| r.config.inference_dtype.as_str())} <Explain item=Item::Inference />

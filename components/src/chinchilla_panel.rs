@@ -2,6 +2,7 @@
 
 use crate::ctx::use_ctx;
 use crate::explain::Explain;
+use crate::tr::Tr;
 use leptos::prelude::*;
 use tmath::compute::{CHINCHILLA_TOKENS_PER_PARAM, MIN_RECOMMENDED_TOKENS};
 use tmath::units::{format_count, format_sig};
@@ -17,13 +18,13 @@ pub fn ChinchillaPanel() -> impl IntoView {
     let pos = |tokens: f64| format!("left:{:.2}%", ((tokens.log10() - 9.0) / 5.0 * 100.0).clamp(0.0, 100.0));
     view! {
         <section class="panel chinchilla" data-view="chinchilla" aria-labelledby="h-chinchilla">
-            <h2 id="h-chinchilla">{move || ctx.t("section-chinchilla")}</h2>
+            <h2 id="h-chinchilla"><Tr key="section-chinchilla" /></h2>
             <p data-testid="chinchilla" data-tokens=move || optimal().to_string()>
-                {move || ctx.t("chinchilla-optimal")} ": " <strong>{move || format_count(optimal())}</strong>
+                <Tr key="chinchilla-optimal" /> ": " <strong>{move || format_count(optimal())}</strong>
                 " tokens " <Explain item=tmath::explain::Item::Chinchilla />
             </p>
             <p data-testid="tokens-per-param" data-value=move || ratio().to_string()>
-                {move || ctx.t("chinchilla-ratio")} ": " <strong>{move || format_sig(ratio())}</strong>
+                <Tr key="chinchilla-ratio" /> ": " <strong>{move || format_sig(ratio())}</strong>
                 {move || format!(" / {CHINCHILLA_TOKENS_PER_PARAM}")}
             </p>
             <div class="token-axis" aria-hidden="true">
@@ -41,7 +42,7 @@ pub fn ChinchillaPanel() -> impl IntoView {
                 <li><span class="key optimal"></span>"20P = " {move || format_count(optimal())}</li>
                 <li><span class="key floor"></span>"200B"</li>
             </ul>
-            <p class="floor-note" class:warn=below_floor>{move || ctx.t("chinchilla-floor")}</p>
+            <p class="floor-note" class:warn=below_floor><Tr key="chinchilla-floor" /></p>
         </section>
     }
 }

@@ -2,6 +2,7 @@
 
 use crate::ctx::use_ctx;
 use crate::field_notes::FieldNotes;
+use crate::tr::Tr;
 use leptos::prelude::*;
 
 #[component]
@@ -16,7 +17,7 @@ pub fn ChoiceField(
     let id = format!("f-{key}");
     view! {
         <div class="field choice" data-field=key>
-            <label for=id.clone()>{move || ctx.t(key)}</label>
+            <label for=id.clone()><Tr key=key /></label>
             <select
                 id=id
                 name=key

@@ -2,6 +2,7 @@
 
 use crate::ctx::use_ctx;
 use crate::explain::Explain;
+use crate::tr::Tr;
 use leptos::prelude::*;
 use tmath::explain::Item;
 use tmath::units::format_sig;
@@ -47,19 +48,19 @@ pub fn ComputePanel() -> impl IntoView {
     let days = move || r.with(|r| r.days());
     view! {
         <section class="panel compute" data-view="compute" aria-labelledby="h-compute">
-            <h2 id="h-compute">{move || ctx.t("section-compute")}</h2>
+            <h2 id="h-compute"><Tr key="section-compute" /></h2>
             <dl class="figures">
                 <div data-testid="flops" data-flops=move || flops().to_string()>
-                    <dt>{move || ctx.t("flops")}</dt>
+                    <dt><Tr key="flops" /></dt>
                     <dd class="big">{move || format!("{} FLOPs", format_sig(flops()))}</dd>
                     <dd class="detail">{split} <Explain item=Item::Flops /></dd>
                 </div>
                 <div data-testid="petaflop-days" data-value=move || r.with(|r| r.petaflop_days()).to_string()>
-                    <dt>{move || ctx.t("petaflop-days")}</dt>
+                    <dt><Tr key="petaflop-days" /></dt>
                     <dd>{move || format_sig(r.with(|r| r.petaflop_days()))}</dd>
                 </div>
                 <div data-testid="gpu-hours" data-value=move || r.with(|r| r.gpu_hours()).to_string()>
-                    <dt>{move || ctx.t("gpu-hours")}</dt>
+                    <dt><Tr key="gpu-hours" /></dt>
                     <dd>{move || grouped(r.with(|r| r.gpu_hours()))}</dd>
                     <dd class="detail">
                         {move || r.with(|r| format!("τ = {} TFLOP/s", format_sig(r.config.flops_per_gpu / 1e12)))}
@@ -67,21 +68,21 @@ pub fn ComputePanel() -> impl IntoView {
                     </dd>
                 </div>
                 <div data-testid="days" data-days=move || days().to_string()>
-                    <dt>{move || ctx.t("days")}</dt>
+                    <dt><Tr key="days" /></dt>
                     <dd>{move || format_sig(days())}</dd>
                     <dd class="detail">
                         {move || r.with(|r| format!("N = {} GPU", r.config.layout.gpus()))} <Explain item=Item::Days />
                     </dd>
                 </div>
                 <div data-testid="cost" data-value=move || r.with(|r| r.cost_usd()).to_string()>
-                    <dt>{move || ctx.t("cost")}</dt>
+                    <dt><Tr key="cost" /></dt>
                     <dd>{move || format!("${}", grouped(r.with(|r| r.cost_usd())))}</dd>
                     <dd class="detail">
                         {move || r.with(|r| format!("${}/GPU-h", r.config.usd_per_gpu_hour))} <Explain item=Item::Cost />
                     </dd>
                 </div>
                 <div data-testid="bubble" data-value=move || r.with(|r| r.bubble()).to_string()>
-                    <dt>{move || ctx.t("bubble")}</dt>
+                    <dt><Tr key="bubble" /></dt>
                     <dd>{move || format!("{}%", format_sig(100.0 * r.with(|r| r.bubble())))}</dd>
                     <dd class="detail">
                         {move || {

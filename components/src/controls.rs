@@ -5,6 +5,7 @@ use crate::ctx::use_ctx;
 use crate::geometry::Scale;
 use crate::number_field::{Mark, NumberField};
 use crate::switch_field::SwitchField;
+use crate::tr::Tr;
 use leptos::prelude::*;
 use tmath::catalog::{GPUS, MODELS};
 use tmath::settings::choices;
@@ -66,7 +67,7 @@ pub fn Controls() -> impl IntoView {
     view! {
         <div class="controls" data-view="controls">
             <fieldset>
-                <legend>{move || ctx.t("section-model")}</legend>
+                <legend><Tr key="section-model" /></legend>
                 <ChoiceField key="model" options=models />
                 <NumberField key="params" scale=Scale::Log { min: 1e7, max: 2e12 } />
                 <NumberField key="active-params" />
@@ -80,11 +81,11 @@ pub fn Controls() -> impl IntoView {
                 <NumberField key="micro-batch" scale=Scale::Pow2 { min: 0, max: 6 } />
             </fieldset>
             <fieldset>
-                <legend>{move || ctx.t("section-data")}</legend>
+                <legend><Tr key="section-data" /></legend>
                 <NumberField key="tokens" scale=Scale::Log { min: 1e9, max: 1e14 } marks=token_marks />
             </fieldset>
             <fieldset>
-                <legend>{move || ctx.t("section-training")}</legend>
+                <legend><Tr key="section-training" /></legend>
                 <ChoiceField key="precision" options=opts("precision") />
                 <ChoiceField key="grad-dtype" options=grad />
                 <ChoiceField key="optimizer" options=opts("optimizer") />
@@ -96,7 +97,7 @@ pub fn Controls() -> impl IntoView {
                 <ChoiceField key="convention" options=opts("convention") />
             </fieldset>
             <fieldset>
-                <legend>{move || ctx.t("section-parallel")}</legend>
+                <legend><Tr key="section-parallel" /></legend>
                 <ChoiceField key="zero" options=zero />
                 <div class="grid2">
                     <ChoiceField key="tp" options=tp />
@@ -105,11 +106,11 @@ pub fn Controls() -> impl IntoView {
                 <NumberField key="dp" scale=Scale::Pow2 { min: 0, max: 14 } />
                 <NumberField key="grad-accum" scale=Scale::Pow2 { min: 0, max: 9 } />
                 <p class="derived" data-testid="gpus" data-gpus=move || gpu_count().to_string()>
-                    {move || ctx.t("gpus")} " = " {move || gpu_count().to_string()}
+                    <Tr key="gpus" /> " = " {move || gpu_count().to_string()}
                 </p>
             </fieldset>
             <fieldset>
-                <legend>{move || ctx.t("section-hardware")}</legend>
+                <legend><Tr key="section-hardware" /></legend>
                 <ChoiceField key="gpu" options=gpus />
                 <NumberField key="gpu-mem" unit="GB" />
                 <NumberField key="tflops" unit="TFLOP/s" />

@@ -2,6 +2,7 @@
 //! rounded into each, the ranges, and why fp16 needs loss scaling and bf16 does not.
 
 use crate::ctx::use_ctx;
+use crate::tr::Tr;
 use leptos::prelude::*;
 use tmath::fp::{Class, Format, BF16, FORMATS, FP16};
 use tmath::units::parse_number;
@@ -68,9 +69,9 @@ pub fn FpPanel() -> impl IntoView {
     };
     view! {
         <section class="panel fp" data-view="fp" aria-labelledby="h-fp">
-            <h2 id="h-fp">{move || ctx.t("section-fp")}</h2>
+            <h2 id="h-fp"><Tr key="section-fp" /></h2>
             <div class="field">
-                <label for="fp-value">{move || ctx.t("fp-value")}</label>
+                <label for="fp-value"><Tr key="fp-value" /></label>
                 <input
                     id="fp-value"
                     name="fp"
@@ -83,16 +84,16 @@ pub fn FpPanel() -> impl IntoView {
                     }
                 />
                 <Show when=move || value.get().is_none()>
-                    <p class="notes error" role="alert">{move || ctx.t("fp-bad-value")}</p>
+                    <p class="notes error" role="alert"><Tr key="fp-bad-value" /></p>
                 </Show>
             </div>
             <div class="table-wrap">
                 <table class="fp-table">
                     <thead>
                         <tr>
-                            <th scope="col">{move || ctx.t("fp-format")}</th>
-                            <th scope="col">{move || ctx.t("fp-bits")}</th>
-                            <th scope="col">{move || ctx.t("fp-stored")}</th>
+                            <th scope="col"><Tr key="fp-format" /></th>
+                            <th scope="col"><Tr key="fp-bits" /></th>
+                            <th scope="col"><Tr key="fp-stored" /></th>
                         </tr>
                     </thead>
                     <tbody>
@@ -121,16 +122,16 @@ pub fn FpPanel() -> impl IntoView {
                     </tbody>
                 </table>
             </div>
-            <h3>{move || ctx.t("fp-ranges")}</h3>
+            <h3><Tr key="fp-ranges" /></h3>
             <div class="table-wrap">
                 <table class="fp-table">
                     <thead>
                         <tr>
-                            <th scope="col">{move || ctx.t("fp-format")}</th>
+                            <th scope="col"><Tr key="fp-format" /></th>
                             <th scope="col">"exp / man"</th>
                             <th scope="col">"max"</th>
-                            <th scope="col">{move || ctx.t("fp-min-normal")}</th>
-                            <th scope="col">{move || ctx.t("fp-min-subnormal")}</th>
+                            <th scope="col"><Tr key="fp-min-normal" /></th>
+                            <th scope="col"><Tr key="fp-min-subnormal" /></th>
                             <th scope="col">"ε"</th>
                         </tr>
                     </thead>
@@ -155,7 +156,7 @@ pub fn FpPanel() -> impl IntoView {
                     </tbody>
                 </table>
             </div>
-            <h3>{move || ctx.t("fp-loss-scaling")}</h3>
+            <h3><Tr key="fp-loss-scaling" /></h3>
             <div class="table-wrap">
             <table class="fp-table">
                 <tbody>
@@ -176,7 +177,7 @@ pub fn FpPanel() -> impl IntoView {
                 </tbody>
             </table>
             </div>
-            <p class="detail">{move || ctx.t("fp-loss-scaling-note")}</p>
+            <p class="detail"><Tr key="fp-loss-scaling-note" /></p>
         </section>
     }
 }

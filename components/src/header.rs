@@ -3,6 +3,7 @@
 
 use crate::ctx::use_ctx;
 use crate::i18n::Lang;
+use crate::tr::Tr;
 use leptos::prelude::*;
 use tmath::units::ByteUnit;
 
@@ -21,12 +22,12 @@ pub fn Header() -> impl IntoView {
     view! {
         <header class="top">
             <div class="titles">
-                <h1>{move || ctx.t("title")}</h1>
-                <p class="subtitle">{move || ctx.t("subtitle")}</p>
+                <h1><Tr key="title" /></h1>
+                <p class="subtitle"><Tr key="subtitle" /></p>
             </div>
             <div class="page-controls">
                 <label>
-                    {move || ctx.t("lang")}
+                    <Tr key="lang" />
                     <select
                         name="lang"
                         prop:value=move || ctx.lang.get().as_str()
@@ -40,7 +41,7 @@ pub fn Header() -> impl IntoView {
                     </select>
                 </label>
                 <label>
-                    {move || ctx.t("units")}
+                    <Tr key="units" />
                     <select
                         name="units"
                         prop:value=move || ctx.page.with(|p| p.units.as_str())

@@ -28,6 +28,7 @@ mod state;
 mod sweeps_panel;
 mod switch_field;
 mod teaching_bar;
+mod tr;
 mod zero_panel;
 
 fn main() {

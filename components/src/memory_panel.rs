@@ -5,6 +5,7 @@ use crate::breakdown_table::BreakdownTable;
 use crate::ctx::use_ctx;
 use crate::geometry::Bar;
 use crate::stacked_bars::StackedBars;
+use crate::tr::Tr;
 use leptos::prelude::*;
 use tmath::units::{format_sig, Bytes};
 
@@ -58,7 +59,7 @@ pub fn MemoryPanel() -> impl IntoView {
     let summary = Signal::derive(move || format!("{}: {}", ctx.t("section-memory"), verdict()));
     view! {
         <section class="panel memory" data-view="memory" aria-labelledby="h-memory">
-            <h2 id="h-memory">{move || ctx.t("section-memory")}</h2>
+            <h2 id="h-memory"><Tr key="section-memory" /></h2>
             <p
                 class="verdict"
                 class:ok=fits

@@ -2,6 +2,7 @@
 
 use crate::ctx::use_ctx;
 use crate::i18n;
+use crate::tr::Tr;
 use leptos::prelude::*;
 
 #[component]
@@ -14,13 +15,13 @@ pub fn Notices() -> impl IntoView {
     view! {
         <Show when=move || ctx.url_errors.with(|e| !e.is_empty())>
             <div class="notice" role="alert" data-testid="url-errors">
-                <p>{move || ctx.t("bad-keys")}</p>
+                <p><Tr key="bad-keys" /></p>
                 <ul>{move || url_errors().into_iter().map(|m| view! { <li>{m}</li> }).collect_view()}</ul>
             </div>
         </Show>
         <Show when=move || ctx.result.with(|r| r.is_err())>
             <div class="notice" role="alert" data-testid="config-error">
-                <p>{move || ctx.t("stale")}</p>
+                <p><Tr key="stale" /></p>
                 <p>
                     {move || {
                         ctx.result.with(|r| r.as_ref().err().map(|e| i18n::config_error(ctx.lang.get(), e)))

@@ -4,6 +4,7 @@
 use crate::ctx::use_ctx;
 use crate::field_notes::FieldNotes;
 use crate::geometry::Scale;
+use crate::tr::Tr;
 use leptos::prelude::*;
 use tmath::units::format_count;
 
@@ -106,7 +107,7 @@ pub fn NumberField(
     });
     view! {
         <div class="field number" data-field=key>
-            <label for=id.clone()>{move || ctx.t(key)}</label>
+            <label for=id.clone()><Tr key=key /></label>
             <div class="inputs">
                 {slider}
                 <input

@@ -4,6 +4,7 @@
 use crate::ctx::use_ctx;
 use crate::number_field::NumberField;
 use crate::switch_field::SwitchField;
+use crate::tr::Tr;
 use leptos::prelude::*;
 use tmath::planner::{plan, Plan};
 use tmath::units::format_sig;
@@ -61,7 +62,7 @@ pub fn PlannerPanel() -> impl IntoView {
     let header_t = move |key: &'static str, by: SortBy| {
         view! {
             <th scope="col" aria-sort=move || if sort_by.get() == by { "ascending" } else { "none" }>
-                <button type="button" class="sort" on:click=move |_| sort_by.set(by)>{move || ctx.t(key)}</button>
+                <button type="button" class="sort" on:click=move |_| sort_by.set(by)><Tr key=key /></button>
             </th>
         }
     };
@@ -74,10 +75,10 @@ pub fn PlannerPanel() -> impl IntoView {
     };
     view! {
         <section class="panel planner" data-view="planner" aria-labelledby="h-planner">
-            <h2 id="h-planner">{move || ctx.t("section-planner")}</h2>
+            <h2 id="h-planner"><Tr key="section-planner" /></h2>
             <Show when=ready fallback=move || view! { <p class="detail">"…"</p> }>
             <p data-testid="min-gpus" data-gpus=move || report.with(|r| r.min_gpus.map_or(0, |n| n).to_string())>
-                {move || ctx.t("min-gpus")} ": "
+                <Tr key="min-gpus" /> ": "
                 <strong>
                     {move || {
                         report.with(|r| match r.min_gpus {
@@ -88,7 +89,7 @@ pub fn PlannerPanel() -> impl IntoView {
                 </strong>
                 " "
                 <button type="button" on:click=use_min disabled=move || report.with(|r| r.min_gpus.is_none())>
-                    {move || ctx.t("use-min")}
+                    <Tr key="use-min" />
                 </button>
             </p>
             </Show>
@@ -108,7 +109,7 @@ pub fn PlannerPanel() -> impl IntoView {
                 }}
             </p>
             <details class="plan-options">
-                <summary>{move || ctx.t("plan-assumptions")}</summary>
+                <summary><Tr key="plan-assumptions" /></summary>
                 <div class="grid2">
                     <NumberField key="global-batch" />
                     <NumberField key="max-gpus" />
@@ -130,7 +131,7 @@ pub fn PlannerPanel() -> impl IntoView {
                             {header("p", SortBy::Pp)}
                             {header("d", SortBy::Dp)}
                             {header("ZeRO", SortBy::Zero)}
-                            <th scope="col">{move || ctx.t("recompute")}</th>
+                            <th scope="col"><Tr key="recompute" /></th>
                             <th scope="col">"SP"</th>
                             <th scope="col">"b × m"</th>
                             {header("GB/GPU", SortBy::Memory)}
@@ -158,7 +159,7 @@ pub fn PlannerPanel() -> impl IntoView {
                                             <td class="num">{format_sig(l.step_seconds)}</td>
                                             <td>
                                                 <button type="button" on:click=move |_| ctx.set_all(&pairs)>
-                                                    {move || ctx.t("apply")}
+                                                    <Tr key="apply" />
                                                 </button>
                                             </td>
                                         </tr>
@@ -170,7 +171,7 @@ pub fn PlannerPanel() -> impl IntoView {
                 </table>
             </div>
             <Show when=move || rows().is_empty()>
-                <p class="detail">{move || ctx.t("no-layout")}</p>
+                <p class="detail"><Tr key="no-layout" /></p>
             </Show>
         </section>
     }

@@ -4,6 +4,7 @@
 
 use crate::ctx::use_ctx;
 use crate::line_chart::{LineChart, LineScene, Series, YAxis};
+use crate::tr::Tr;
 use leptos::prelude::*;
 use tmath::sweep;
 
@@ -60,23 +61,23 @@ pub fn SweepsPanel() -> impl IntoView {
     let label = move |key: &'static str| Signal::derive(move || ctx.t(key).to_string());
     view! {
         <section class="panel sweeps" data-view="sweeps" aria-labelledby="h-sweeps">
-            <h2 id="h-sweeps">{move || ctx.t("section-sweeps")}</h2>
+            <h2 id="h-sweeps"><Tr key="section-sweeps" /></h2>
             <Show when=move || ctx.settled.with(|s| s.is_some()) fallback=|| view! { <p class="detail">"…"</p> }>
             <div class="sweep-grid">
                 <figure>
-                    <figcaption>{move || ctx.t("sweep-params")}</figcaption>
+                    <figcaption><Tr key="sweep-params" /></figcaption>
                     <LineChart scene=by_params label=label("sweep-params") testid="sweep-params" />
                 </figure>
                 <figure>
-                    <figcaption>{move || ctx.t("sweep-seq")}</figcaption>
+                    <figcaption><Tr key="sweep-seq" /></figcaption>
                     <LineChart scene=by_seq label=label("sweep-seq") testid="sweep-seq" />
                 </figure>
                 <figure>
-                    <figcaption>{move || ctx.t("sweep-gpus")}</figcaption>
+                    <figcaption><Tr key="sweep-gpus" /></figcaption>
                     <LineChart scene=by_gpus label=label("sweep-gpus") testid="sweep-gpus" />
                 </figure>
                 <figure>
-                    <figcaption>{move || ctx.t("sweep-days")}</figcaption>
+                    <figcaption><Tr key="sweep-days" /></figcaption>
                     <LineChart scene=days label=label("sweep-days") testid="sweep-days" />
                 </figure>
             </div>

@@ -2,6 +2,7 @@
 
 use crate::ctx::use_ctx;
 use crate::field_notes::FieldNotes;
+use crate::tr::Tr;
 use leptos::prelude::*;
 
 #[component]
@@ -21,7 +22,7 @@ pub fn SwitchField(
                 prop:checked=move || on.get()
                 on:change=move |ev| ctx.set(key, if event_target_checked(&ev) { "1" } else { "0" })
             />
-            <label for=id>{move || ctx.t(key)}</label>
+            <label for=id><Tr key=key /></label>
             <FieldNotes key=key />
         </div>
     }

@@ -2,6 +2,7 @@
 
 use crate::ctx::use_ctx;
 use crate::presets::PRESETS;
+use crate::tr::Tr;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -51,7 +52,7 @@ pub fn TeachingBar() -> impl IntoView {
     view! {
         <nav class="teaching" aria-label=move || ctx.t("presets")>
             <details class="presets">
-                <summary>{move || ctx.t("presets")}</summary>
+                <summary><Tr key="presets" /></summary>
                 <ul>
                     {PRESETS
                         .iter()
@@ -60,7 +61,7 @@ pub fn TeachingBar() -> impl IntoView {
                             view! {
                                 <li>
                                     <a data-preset=p.key href=move || format!("?{}&lang={}", p.query, lang())>
-                                        {move || ctx.t(p.key)}
+                                        <Tr key=p.key />
                                     </a>
                                 </li>
                             }
@@ -73,7 +74,7 @@ pub fn TeachingBar() -> impl IntoView {
                 <button type="button" data-export="json" on:click=json>"JSON"</button>
                 <button type="button" data-export="csv" on:click=csv>"CSV"</button>
                 <button type="button" aria-pressed=move || ctx.page.with(|p| p.present).to_string() on:click=present>
-                    {move || ctx.t("present")}
+                    <Tr key="present" />
                 </button>
             </div>
         </nav>

@@ -3,6 +3,7 @@
 use crate::ctx::use_ctx;
 use crate::geometry::Bar;
 use crate::stacked_bars::StackedBars;
+use crate::tr::Tr;
 use leptos::prelude::*;
 use tmath::config::ZeroStage;
 
@@ -38,7 +39,7 @@ pub fn ZeroPanel() -> impl IntoView {
     });
     view! {
         <section class="panel zero" data-view="zero" aria-labelledby="h-zero">
-            <h2 id="h-zero">{move || ctx.t("section-zero")}</h2>
+            <h2 id="h-zero"><Tr key="section-zero" /></h2>
             <StackedBars
                 bars=bars
                 capacity=capacity
