@@ -1,19 +1,11 @@
 // The release build in headless Chromium: it loads cleanly, shows the core's
 // numbers, sliders move the bars, and the URL restores the state.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
-import { serve, launch, open, tmathJson, tmathPlan, domBytes, waitForQuery, ensureArtifacts } from "./harness.mjs";
+import { startBrowser, open, tmathJson, tmathPlan, domBytes, waitForQuery, ensureArtifacts } from "./harness.mjs";
 
-let server, browser;
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const env = startBrowser();
 
 function assertSameAsCore(dom, json, what) {
   const b = json.per_gpu_bytes;
@@ -28,7 +20,7 @@ function assertSameAsCore(dom, json, what) {
 }
 
 test("the default page loads cleanly and shows the core's result", async () => {
-  const { page, context, problems } = await open(browser, server.base, { origin: server.origin });
+  const { page, context, problems } = await open(env.browser, env.server.base, { origin: env.server.origin });
   const dom = await domBytes(page);
   assertSameAsCore(dom, tmathJson([]), "default");
   assert.equal(dom.model, 14e9);
@@ -44,7 +36,7 @@ test("the default page loads cleanly and shows the core's result", async () => {
 
 test("the ZeRO paper's case restores from a URL: 7.5B on 64 GPUs, ZeRO-1 = 31.4 GB", async () => {
   const q = "params=7.5B&gpus=64&zero=1";
-  const { page, context, problems } = await open(browser, `${server.base}?${q}`, { origin: server.origin });
+  const { page, context, problems } = await open(env.browser, `${env.server.base}?${q}`, { origin: env.server.origin });
   const dom = await domBytes(page);
   assert.equal(dom.model + dom.gradients + dom.optimizer, 31.40625e9);
   assertSameAsCore(dom, tmathJson([["params", "7.5B"], ["gpus", "64"], ["zero", "1"]]), q);
@@ -56,7 +48,7 @@ test("the ZeRO paper's case restores from a URL: 7.5B on 64 GPUs, ZeRO-1 = 31.4 
 });
 
 test("moving a slider changes the bars and rewrites the URL", async () => {
-  const { page, context, problems } = await open(browser, server.base, { origin: server.origin });
+  const { page, context, problems } = await open(env.browser, env.server.base, { origin: env.server.origin });
   const before = await domBytes(page);
   await page.$eval('input[type="range"][data-key="params"]', (el) => {
     el.value = "800";
@@ -90,7 +82,7 @@ test("random configurations: the page equals tmath --json", async () => {
   const pick = (xs, r) => xs[Math.floor(r * xs.length)];
   let seed = 42;
   const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
-  const { page, context, problems } = await open(browser, server.base, { origin: server.origin });
+  const { page, context, problems } = await open(env.browser, env.server.base, { origin: env.server.origin });
   for (let i = 0; i < 6; i++) {
     const pairs = [
       ["model", pick(models, rand())],
@@ -107,7 +99,7 @@ test("random configurations: the page equals tmath --json", async () => {
       ["gpu", pick(["a100-80gb", "h100-80gb", "h200", "mi300x"], rand())],
     ];
     const q = new URLSearchParams(pairs).toString();
-    await page.goto(`${server.base}?${q}`);
+    await page.goto(`${env.server.base}?${q}`);
     await page.waitForSelector('[data-testid="per-gpu-total"]');
     assertSameAsCore(await domBytes(page), tmathJson(pairs), q);
   }
@@ -117,7 +109,7 @@ test("random configurations: the page equals tmath --json", async () => {
 
 test("a broken link still renders, names the bad keys, and logs no error", async () => {
   const q = "params=banana&tp=3&zero=9&bogus=1&tokens=1e400";
-  const { page, context, problems } = await open(browser, `${server.base}?${q}`, { origin: server.origin });
+  const { page, context, problems } = await open(env.browser, `${env.server.base}?${q}`, { origin: env.server.origin });
   const notice = await page.textContent('[data-testid="url-errors"]');
   for (const key of ["params", "zero", "bogus", "tokens"]) assert.ok(notice.includes(key), `names ${key}: ${notice}`);
   // tp=3 does not divide 32 heads: explained next to the control, last valid numbers kept.
@@ -129,7 +121,7 @@ test("a broken link still renders, names the bad keys, and logs no error", async
 
 test("Llama 3 405B on 8×16×128 H100s (screenshot for the README)", async () => {
   const q = "model=llama-3-405b&tp=8&pp=16&dp=128&zero=1&recompute=full&sequence-parallel=1&gpu=h100-80gb&grad-accum=16&tokens=15.6T&convention=megatron&lang=en";
-  const { page, context, problems } = await open(browser, `${server.base}?${q}`, { origin: server.origin, scale: 2 });
+  const { page, context, problems } = await open(env.browser, `${env.server.base}?${q}`, { origin: env.server.origin, scale: 2 });
   const dom = await domBytes(page);
   assertSameAsCore(dom, tmathJson([...new URLSearchParams(q).entries()].filter(([k]) => k !== "lang")), q);
   await page.screenshot({ path: path.join(ensureArtifacts(), "llama-405b.png"), fullPage: true });
@@ -143,7 +135,7 @@ const corePairs = (q) => [...q.entries()].filter(([k]) => !PAGE_KEYS.has(k));
 
 test("every control changes the result the way the core says", async () => {
   const start = "model=llama-2-13b&tp=2&pp=2&dp=8&grad-accum=8";
-  const { page, context, problems } = await open(browser, `${server.base}?${start}`, { origin: server.origin });
+  const { page, context, problems } = await open(env.browser, `${env.server.base}?${start}`, { origin: env.server.origin });
   let last = page.url();
   const settle = async (what) => {
     const q = await waitForQuery(page, () => page.url() !== last);
@@ -192,7 +184,7 @@ test("phone width and dark theme render (screenshots)", async () => {
     ["phone-360", { viewport: { width: 360, height: 740 }, scale: 2 }],
     ["dark", { colorScheme: "dark" }],
   ]) {
-    const { page, context, problems } = await open(browser, `${server.base}?lang=ko`, { origin: server.origin, ...opts });
+    const { page, context, problems } = await open(env.browser, `${env.server.base}?lang=ko`, { origin: env.server.origin, ...opts });
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     assert.ok(overflow <= 0, `${name}: no horizontal scroll (${overflow}px)`);
     await page.screenshot({ path: path.join(ensureArtifacts(), `${name}.png`), fullPage: name !== "dark" });
@@ -203,7 +195,7 @@ test("phone width and dark theme render (screenshots)", async () => {
 
 test("the planner finds the fewest GPUs and applies a layout", async () => {
   const q = "model=llama-2-70b&seq-len=4096&dp=16&zero=3";
-  const { page, context, problems } = await open(browser, `${server.base}?${q}`, { origin: server.origin });
+  const { page, context, problems } = await open(env.browser, `${env.server.base}?${q}`, { origin: env.server.origin });
   const min = Number(await page.getAttribute('[data-testid="min-gpus"]', "data-gpus"));
   const plan = tmathPlan([...new URLSearchParams(q).entries()]);
   assert.equal(min, plan.min_gpus);

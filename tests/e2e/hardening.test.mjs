@@ -1,19 +1,11 @@
 // Hostile links, the content-security policy, accessibility (axe-core) and the keyboard.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { serve, launch, open, ROOT } from "./harness.mjs";
+import { startBrowser, open, ROOT } from "./harness.mjs";
 
-let server, browser;
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const env = startBrowser();
 
 const HOSTILE = [
   ["params=banana", ["params"]],
@@ -33,9 +25,9 @@ const HOSTILE = [
 ];
 
 test("hostile links render, name the bad keys, and log no error", async () => {
-  const { page, context, problems } = await open(browser, server.base, { origin: server.origin });
+  const { page, context, problems } = await open(env.browser, env.server.base, { origin: env.server.origin });
   for (const [q, keys] of HOSTILE) {
-    await page.goto(`${server.base}?${q}`);
+    await page.goto(`${env.server.base}?${q}`);
     await page.waitForSelector('[data-testid="per-gpu-total"]', { state: "attached" });
     const total = await page.getAttribute('[data-testid="per-gpu-total"]', "data-bytes");
     assert.ok(Number(total) > 0, `${q.slice(0, 60)}: a result is shown`);
@@ -56,7 +48,7 @@ test("the page carries a content-security policy and talks only to its origin", 
   assert.doesNotMatch(csp, /https?:/, "no other origin allowed");
   assert.ok(fs.readdirSync(path.join(ROOT, "dist")).every((f) => !f.endsWith(".map")));
   // open() records every request that leaves the serving origin as a problem.
-  const { page, context, problems } = await open(browser, `${server.base}?model=llama-3-405b&view=sweeps`, { origin: server.origin });
+  const { page, context, problems } = await open(env.browser, `${env.server.base}?model=llama-3-405b&view=sweeps`, { origin: env.server.origin });
   await page.waitForTimeout(300);
   assert.deepEqual(problems, []);
   await context.close();
@@ -65,7 +57,7 @@ test("the page carries a content-security policy and talks only to its origin", 
 const AXE = fs.readFileSync(path.join(ROOT, "node_modules/axe-core/axe.min.js"), "utf8");
 
 async function axe(url, opts = {}) {
-  const { page, context, problems } = await open(browser, url, { origin: server.origin, bypassCSP: true, ...opts });
+  const { page, context, problems } = await open(env.browser, url, { origin: env.server.origin, bypassCSP: true, ...opts });
   await page.evaluate(AXE);
   const result = await page.evaluate(async () => {
     // eslint-disable-next-line no-undef
@@ -83,14 +75,14 @@ for (const [name, q, opts] of [
   ["dark mode", "?lang=ko", { colorScheme: "dark" }],
 ]) {
   test(`axe-core: no serious or critical violation (${name})`, async () => {
-    const { violations, problems } = await axe(`${server.base}${q}`, opts);
+    const { violations, problems } = await axe(`${env.server.base}${q}`, opts);
     assert.deepEqual(violations, []);
     assert.deepEqual(problems, []);
   });
 }
 
 test("every control is reachable by keyboard with a visible focus ring", async () => {
-  const { page, context, problems } = await open(browser, `${server.base}?lang=en`, { origin: server.origin });
+  const { page, context, problems } = await open(env.browser, `${env.server.base}?lang=en`, { origin: env.server.origin });
   const controls = await page.$$eval("input[name], select[name]", (els) => els.filter((e) => e.checkVisibility()).map((e) => e.name));
   const reached = new Set();
   for (let i = 0; i < 400 && reached.size < controls.length; i++) {

@@ -4,6 +4,7 @@ import http from "node:http";
 import fs from "node:fs";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
+import { before, after } from "node:test";
 import { chromium } from "playwright-core";
 
 export const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../..");
@@ -58,6 +59,20 @@ export async function launch() {
       "--no-first-run",
     ],
   });
+}
+
+/** One server and one browser for a test file: `env.server`, `env.browser`. */
+export function startBrowser() {
+  const env = {};
+  before(async () => {
+    env.server = await serve();
+    env.browser = await launch();
+  });
+  after(async () => {
+    await env.browser?.close();
+    env.server?.close();
+  });
+  return env;
 }
 
 /** A page that records console errors, page errors, failed and foreign requests. */

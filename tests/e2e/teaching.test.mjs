@@ -1,19 +1,11 @@
 // Teaching and embedding: Korean throughout, embed mode, presets with their
 // published numbers, the floating-point explorer, exports.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import { serve, launch, open, tmathJson, domBytes } from "./harness.mjs";
+import { startBrowser, open, tmathJson, domBytes } from "./harness.mjs";
 
-let server, browser;
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const env = startBrowser();
 
 // Names that stay as they are in Korean text (products, papers, units, symbols).
 const NEUTRAL = new Set(["GPU", "GPUs", "AdamW", "Adam", "SGD", "ZeRO", "MoE", "TFLOP", "FLOPs", "FLOP", "TSP", "NVLink",
@@ -22,7 +14,7 @@ const NEUTRAL = new Set(["GPU", "GPUs", "AdamW", "Adam", "SGD", "ZeRO", "MoE", "
   "fp32", "fp16", "bf16", "int8", "int4", "active", "Transformer", "Math", "EleutherAI", "BY", "fp8"]);
 
 test("?lang=ko shows Korean throughout; ?lang=en English", async () => {
-  const { page, context, problems } = await open(browser, `${server.base}?lang=ko`, { origin: server.origin });
+  const { page, context, problems } = await open(env.browser, `${env.server.base}?lang=ko`, { origin: env.server.origin });
   assert.equal(await page.getAttribute("html", "lang"), "ko");
   const texts = await page.$$eval("label, legend, h1, h2, h3, summary, caption, th, dt, button, .verdict, .subtitle, option", (els) =>
     els.map((e) => e.textContent.trim()).filter(Boolean),
@@ -41,11 +33,11 @@ test("?lang=ko shows Korean throughout; ?lang=en English", async () => {
 });
 
 test("embed mode hides the chrome and the frame sizes itself", async () => {
-  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  const context = await env.browser.newContext({ viewport: { width: 1200, height: 900 } });
   const page = await context.newPage();
   const errors = [];
   page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
-  await page.goto(`${server.base}embed-example.html`);
+  await page.goto(`${env.server.base}embed-example.html`);
   const frame = page.frameLocator("#tmath");
   await frame.locator('[data-testid="per-gpu-total"]').waitFor();
   assert.equal(await frame.locator("header.top").count(), 0, "no site header in embed mode");
@@ -58,14 +50,14 @@ test("embed mode hides the chrome and the frame sizes itself", async () => {
 });
 
 test("?view= opens on one section", async () => {
-  const { page, context } = await open(browser, `${server.base}?view=zero&embed=1`, { origin: server.origin });
+  const { page, context } = await open(env.browser, `${env.server.base}?view=zero&embed=1`, { origin: env.server.origin });
   assert.ok(await page.isVisible('[data-view="zero"]'));
   assert.ok(!(await page.isVisible('[data-view="compute"]')));
   await context.close();
 });
 
 test("each lecture preset reproduces its published numbers", async () => {
-  const { page, context, problems } = await open(browser, `${server.base}?lang=en`, { origin: server.origin });
+  const { page, context, problems } = await open(env.browser, `${env.server.base}?lang=en`, { origin: env.server.origin });
   const links = await page.$$eval("a[data-preset]", (as) => as.map((a) => [a.dataset.preset, a.getAttribute("href")]));
   assert.equal(links.length, 10);
   const checks = {
@@ -84,11 +76,11 @@ test("each lecture preset reproduces its published numbers", async () => {
     "preset-megatron-1t": (d) => assert.equal(d.fits, true),
   };
   for (const [key, href] of links) {
-    await page.goto(new URL(href, server.base).href);
+    await page.goto(new URL(href, env.server.base).href);
     await page.waitForSelector('[data-testid="per-gpu-total"]');
     const dom = await domBytes(page);
     checks[key](dom);
-    const pairs = [...new URL(href, server.base).searchParams.entries()].filter(([k]) => k !== "lang");
+    const pairs = [...new URL(href, env.server.base).searchParams.entries()].filter(([k]) => k !== "lang");
     assert.equal(dom.total, tmathJson(pairs).per_gpu_bytes.total, key);
   }
   assert.deepEqual(problems, []);
@@ -96,7 +88,7 @@ test("each lecture preset reproduces its published numbers", async () => {
 });
 
 test("the floating-point explorer: fp16 max 65504; 1e-8 underflows in fp16, not in bf16", async () => {
-  const { page, context, problems } = await open(browser, `${server.base}?view=fp`, { origin: server.origin });
+  const { page, context, problems } = await open(env.browser, `${env.server.base}?view=fp`, { origin: env.server.origin });
   assert.equal(await page.getAttribute('[data-testid="fp-max-fp16"]', "data-value"), "65504");
   assert.equal(await page.getAttribute('[data-testid="fp-max-fp8-e4m3"]', "data-value"), "448");
   assert.equal(await page.getAttribute('[data-testid="underflow-fp16"]', "data-class"), "underflow");
@@ -124,7 +116,7 @@ test("the floating-point explorer: fp16 max 65504; 1e-8 underflows in fp16, not 
 
 test("exports download files whose contents match the screen", async () => {
   const q = "model=llama-2-70b&seq-len=4096&dp=16&zero=3&recompute=full";
-  const { page, context, problems } = await open(browser, `${server.base}?${q}`, { origin: server.origin });
+  const { page, context, problems } = await open(env.browser, `${env.server.base}?${q}`, { origin: env.server.origin });
   const dom = await domBytes(page);
   const grab = async (kind) => {
     const [download] = await Promise.all([page.waitForEvent("download"), page.click(`button[data-export="${kind}"]`)]);
@@ -144,7 +136,7 @@ test("exports download files whose contents match the screen", async () => {
 });
 
 test("presentation mode: large type, keys walk the presets", async () => {
-  const { page, context, problems } = await open(browser, `${server.base}?lang=en&present=1`, { origin: server.origin });
+  const { page, context, problems } = await open(env.browser, `${env.server.base}?lang=en&present=1`, { origin: env.server.origin });
   assert.ok(await page.$(".app.present"));
   await page.keyboard.press("ArrowRight");
   await page.waitForURL(/preset|params=7B|params=7000000000|model=/);
