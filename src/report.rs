@@ -189,8 +189,8 @@ impl Report {
     }
 }
 
-/// The rules of [`Warning`] that `c` bends.
-pub fn warnings(c: &Config) -> Vec<Warning> {
+/// The rules of [`Warning`] that `c` bends; `m` is its memory per GPU.
+pub fn warnings(c: &Config, m: &MemoryBreakdown) -> Vec<Warning> {
     let mut w = Vec::new();
     let Layout { tp, pp, .. } = c.layout;
     if tp > memory::GPUS_PER_NODE {
@@ -229,24 +229,22 @@ pub fn warnings(c: &Config) -> Vec<Warning> {
     if c.offload == Offload::Optimizer && !c.zero.shards_optimizer() {
         w.push(Warning::OffloadWithoutZero);
     }
-    if c.zero.shards_params() {
-        let m = memory::training_memory(c);
-        if m.zero3_live_params > m.model {
-            w.push(Warning::LiveParamsLarge);
-        }
+    if c.zero.shards_params() && m.zero3_live_params > m.model {
+        w.push(Warning::LiveParamsLarge);
     }
     w
 }
 
 /// Evaluates every formula once.
 pub fn evaluate(c: &Config) -> Report {
+    let per_gpu = memory::training_memory(c);
     Report {
-        per_gpu: memory::training_memory(c),
+        warnings: warnings(c, &per_gpu),
+        per_gpu,
         divisors: memory::divisors(c),
         inference: memory::inference_memory(c.params, c.inference_dtype).whole(),
         compute: compute::compute(c),
         cpu_per_node: memory::cpu_offload_per_node(c),
-        warnings: warnings(c),
         config: c.clone(),
     }
 }
