@@ -4,6 +4,7 @@ use crate::chinchilla_panel::ChinchillaPanel;
 use crate::compute_panel::ComputePanel;
 use crate::controls::Controls;
 use crate::ctx::Ctx;
+use crate::debounce::Debounce;
 use crate::fp_panel::FpPanel;
 use crate::header::Header;
 use crate::i18n::Lang;
@@ -16,7 +17,6 @@ use crate::sweeps_panel::SweepsPanel;
 use crate::teaching_bar::TeachingBar;
 use crate::tr::Tr;
 use crate::zero_panel::ZeroPanel;
-use gloo_timers::callback::Timeout;
 use leptos::prelude::*;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
@@ -116,12 +116,14 @@ pub fn App() -> impl IntoView {
     let ctx = Ctx::new(loaded.settings, loaded.page, browser_lang(), loaded.errors);
     provide_context(ctx);
 
-    let pending = StoredValue::new_local(None::<Timeout>);
+    // The query is built when it is written, not on every step.
+    let write_url = Debounce::new(URL_DEBOUNCE_MS, move || {
+        replace_query(&ctx.settings.with_untracked(|s| ctx.page.with_untracked(|p| state::query(s, p))));
+    });
     Effect::new(move |_| {
-        let query = ctx.settings.with(|s| ctx.page.with(|p| state::query(s, p)));
-        let timeout = Timeout::new(URL_DEBOUNCE_MS, move || replace_query(&query));
-        // Dropping the previous timeout cancels it.
-        pending.set_value(Some(timeout));
+        ctx.settings.track();
+        ctx.page.track();
+        write_url.poke();
     });
     Effect::new(move |_| set_document_lang(ctx.lang.get()));
     if ctx.page.with_untracked(|p| p.embed) {

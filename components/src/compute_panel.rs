@@ -1,5 +1,6 @@
 //! Training compute 6PD (with recomputation), PetaFLOP-days, GPU-hours, days and cost.
 
+use crate::bind::text;
 use crate::ctx::use_ctx;
 use crate::explain::Explain;
 use crate::tr::Tr;
@@ -32,7 +33,7 @@ pub fn ComputePanel() -> impl IntoView {
     let ctx = use_ctx();
     let r = ctx.shown;
     let flops = move || r.with(|r| r.flops().get());
-    let split = move || {
+    let split = text(move || {
         r.with(|r| {
             format!(
                 "{} {} + {} {} + {} {}",
@@ -44,48 +45,48 @@ pub fn ComputePanel() -> impl IntoView {
                 format_sig(r.compute.recompute.get())
             )
         })
-    };
+    });
     let days = move || r.with(|r| r.days());
     view! {
         <section class="panel compute" data-view="compute" aria-labelledby="h-compute">
             <h2 id="h-compute"><Tr key="section-compute" /></h2>
             <dl class="figures">
-                <div data-testid="flops" data-flops=move || flops().to_string()>
+                <div data-testid="flops" data-flops=text(move || flops().to_string())>
                     <dt><Tr key="flops" /></dt>
-                    <dd class="big">{move || format!("{} FLOPs", format_sig(flops()))}</dd>
+                    <dd class="big">{text(move || format!("{} FLOPs", format_sig(flops())))}</dd>
                     <dd class="detail">{split} <Explain item=Item::Flops /></dd>
                 </div>
-                <div data-testid="petaflop-days" data-value=move || r.with(|r| r.petaflop_days()).to_string()>
+                <div data-testid="petaflop-days" data-value=text(move || r.with(|r| r.petaflop_days()).to_string())>
                     <dt><Tr key="petaflop-days" /></dt>
-                    <dd>{move || format_sig(r.with(|r| r.petaflop_days()))}</dd>
+                    <dd>{text(move || format_sig(r.with(|r| r.petaflop_days())))}</dd>
                 </div>
-                <div data-testid="gpu-hours" data-value=move || r.with(|r| r.gpu_hours()).to_string()>
+                <div data-testid="gpu-hours" data-value=text(move || r.with(|r| r.gpu_hours()).to_string())>
                     <dt><Tr key="gpu-hours" /></dt>
-                    <dd>{move || grouped(r.with(|r| r.gpu_hours()))}</dd>
+                    <dd>{text(move || grouped(r.with(|r| r.gpu_hours())))}</dd>
                     <dd class="detail">
-                        {move || r.with(|r| format!("τ = {} TFLOP/s", format_sig(r.config.flops_per_gpu / 1e12)))}
+                        {text(move || r.with(|r| format!("τ = {} TFLOP/s", format_sig(r.config.flops_per_gpu / 1e12))))}
                         <Explain item=Item::GpuHours />
                     </dd>
                 </div>
-                <div data-testid="days" data-days=move || days().to_string()>
+                <div data-testid="days" data-days=text(move || days().to_string())>
                     <dt><Tr key="days" /></dt>
-                    <dd>{move || format_sig(days())}</dd>
+                    <dd>{text(move || format_sig(days()))}</dd>
                     <dd class="detail">
-                        {move || r.with(|r| format!("N = {} GPU", r.config.layout.gpus()))} <Explain item=Item::Days />
+                        {text(move || r.with(|r| format!("N = {} GPU", r.config.layout.gpus())))} <Explain item=Item::Days />
                     </dd>
                 </div>
-                <div data-testid="cost" data-value=move || r.with(|r| r.cost_usd()).to_string()>
+                <div data-testid="cost" data-value=text(move || r.with(|r| r.cost_usd()).to_string())>
                     <dt><Tr key="cost" /></dt>
-                    <dd>{move || format!("${}", grouped(r.with(|r| r.cost_usd())))}</dd>
+                    <dd>{text(move || format!("${}", grouped(r.with(|r| r.cost_usd()))))}</dd>
                     <dd class="detail">
-                        {move || r.with(|r| format!("${}/GPU-h", r.config.usd_per_gpu_hour))} <Explain item=Item::Cost />
+                        {text(move || r.with(|r| format!("${}/GPU-h", r.config.usd_per_gpu_hour)))} <Explain item=Item::Cost />
                     </dd>
                 </div>
-                <div data-testid="bubble" data-value=move || r.with(|r| r.bubble()).to_string()>
+                <div data-testid="bubble" data-value=text(move || r.with(|r| r.bubble()).to_string())>
                     <dt><Tr key="bubble" /></dt>
-                    <dd>{move || format!("{}%", format_sig(100.0 * r.with(|r| r.bubble())))}</dd>
+                    <dd>{text(move || format!("{}%", format_sig(100.0 * r.with(|r| r.bubble()))))}</dd>
                     <dd class="detail">
-                        {move || {
+                        {text(move || {
                             r.with(|r| {
                                 format!(
                                     "{} {} {}",
@@ -94,7 +95,7 @@ pub fn ComputePanel() -> impl IntoView {
                                     ctx.t("sequences"),
                                 )
                             })
-                        }}
+                        })}
                     </dd>
                 </div>
             </dl>

@@ -1,5 +1,6 @@
 //! The state every component reads: one context, signals only at this level.
 
+use crate::debounce::Debounce;
 use crate::i18n::{self, Lang};
 use crate::state::PageOptions;
 use leptos::prelude::*;
@@ -41,13 +42,10 @@ impl Ctx {
             (Err(_), None) => evaluate(&tmath::Config::default()),
         });
         let settled = RwSignal::new(None);
-        let pending = StoredValue::new_local(None::<gloo_timers::callback::Timeout>);
+        let settle = Debounce::new(SETTLE_MS, move || settled.set(Some(shown.get_untracked())));
         Effect::new(move |_| {
             shown.track();
-            // Dropping the previous timeout cancels it.
-            let timeout =
-                gloo_timers::callback::Timeout::new(SETTLE_MS, move || settled.set(Some(shown.get_untracked())));
-            pending.set_value(Some(timeout));
+            settle.poke();
         });
         Ctx {
             settings,

@@ -2,12 +2,14 @@
 #![forbid(unsafe_code)]
 
 mod app;
+mod bind;
 mod breakdown_table;
 mod chinchilla_panel;
 mod choice_field;
 mod compute_panel;
 mod controls;
 mod ctx;
+mod debounce;
 mod explain;
 mod export;
 mod field_notes;

@@ -13,8 +13,13 @@ thread_local! {
     static PATTERNS: RefCell<HashMap<(usize, u32), CanvasPattern>> = RefCell::new(HashMap::new());
 }
 
-/// A tile of `size` device pixels with the hatch of `pattern`:
-/// 1 "/", 2 horizontal, 3 "\", 4 vertical; drawn so tiles join seamlessly.
+/// Parts drawn with a hatch: 1 "/", 2 horizontal, 3 "\", 4 vertical.
+fn hatched(pattern: usize) -> bool {
+    (1..=4).contains(&pattern)
+}
+
+/// A tile of `size` device pixels with the hatch of `pattern` (see [`hatched`]),
+/// drawn so tiles join seamlessly.
 fn make_pattern(ctx: &CanvasRenderingContext2d, pattern: usize, size: u32) -> Option<CanvasPattern> {
     let doc = web_sys::window()?.document()?;
     let tile = doc.create_element("canvas").ok()?.dyn_into::<HtmlCanvasElement>().ok()?;
@@ -73,12 +78,14 @@ pub struct Painter {
     dpr: f64,
     /// The font last set: the browser parses the font string on every set.
     font: RefCell<(f64, bool)>,
+    /// The fill colour last set (a string the browser parses too).
+    fill: RefCell<String>,
 }
 
 impl Painter {
     pub fn new(canvas: &HtmlCanvasElement, dpr: f64) -> Option<Painter> {
         let ctx = canvas.get_context("2d").ok().flatten()?.dyn_into::<CanvasRenderingContext2d>().ok()?;
-        Some(Painter { ctx, dpr, font: RefCell::new((0.0, false)) })
+        Some(Painter { ctx, dpr, font: RefCell::new((0.0, false)), fill: RefCell::new(String::new()) })
     }
 
     fn font(&self, size: f64, bold: bool) {
@@ -88,6 +95,18 @@ impl Painter {
         *self.font.borrow_mut() = (size, bold);
         let weight = if bold { "600 " } else { "" };
         self.ctx.set_font(&format!("{weight}{}px system-ui, sans-serif", (size * self.dpr).round()));
+    }
+
+    /// Forgets the fill colour set: plotters draws on the same context.
+    pub fn forget(&self) {
+        self.fill.borrow_mut().clear();
+    }
+
+    fn fill(&self, color: &str) {
+        if *self.fill.borrow() != color {
+            color.clone_into(&mut self.fill.borrow_mut());
+            self.ctx.set_fill_style_str(color);
+        }
     }
 
     /// Width of `text` in device pixels.
@@ -118,12 +137,15 @@ impl Painter {
             Baseline::Middle => "middle",
             Baseline::Bottom => "bottom",
         });
-        self.ctx.set_fill_style_str(color);
+        self.fill(color);
         let _ = self.ctx.fill_text(text, x, y);
     }
 
     /// Hatches a rectangle so a part reads without its colour (pattern 0: none).
     pub fn hatch(&self, x0: f64, y0: f64, x1: f64, y1: f64, pattern: usize) {
+        if !hatched(pattern) {
+            return;
+        }
         let size = (7.0 * self.dpr).round() as u32;
         let tile = PATTERNS.with(|p| {
             let mut p = p.borrow_mut();
@@ -135,6 +157,7 @@ impl Painter {
             Some(t)
         });
         if let Some(tile) = tile {
+            self.fill.borrow_mut().clear();
             self.ctx.set_fill_style_canvas_pattern(&tile);
             self.ctx.fill_rect(x0, y0, x1 - x0, y1 - y0);
         }
@@ -142,7 +165,7 @@ impl Painter {
 
     /// A filled rectangle (a label's background patch).
     pub fn rect(&self, x0: f64, y0: f64, x1: f64, y1: f64, color: &str) {
-        self.ctx.set_fill_style_str(color);
+        self.fill(color);
         self.ctx.fill_rect(x0, y0, x1 - x0, y1 - y0);
     }
 }

@@ -42,9 +42,12 @@ struct Theme {
 
 /// Whether the system asks for the dark theme (the canvas follows the CSS).
 pub fn prefers_dark() -> bool {
-    web_sys::window()
-        .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
-        .is_some_and(|m| m.matches())
+    thread_local! {
+        // One query for the page's life: it stays live, and asking anew on every draw costs a parse.
+        static QUERY: Option<web_sys::MediaQueryList> =
+            web_sys::window().and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten());
+    }
+    QUERY.with(|q| q.as_ref().is_some_and(|m| m.matches()))
 }
 
 fn theme() -> Theme {
@@ -148,6 +151,7 @@ fn draw(surface: &Surface, scene: &Scene) -> Option<()> {
     ))
     .ok()?;
     root.present().ok()?;
+    text.forget();
     // Text last, on top of the shapes.
     for r in &rects {
         let value = scene.bars[r.bar].segments[r.part];
@@ -159,13 +163,18 @@ fn draw(surface: &Surface, scene: &Scene) -> Option<()> {
             text.text(&label, cx, cy, Align::Center, Baseline::Middle, 11.0, false, "#fff");
         }
     }
-    for (i, bar) in scene.bars.iter().enumerate() {
+    // Totals, then names: labels of one font together (each font change is parsed).
+    let centre = |i| {
         let (x0, x1) = bar_x(i, scene.bars.len(), area, 0.62);
-        let cx = (x0 + x1) / 2.0;
+        (x0 + x1) / 2.0
+    };
+    for (i, bar) in scene.bars.iter().enumerate() {
         let top = y_of(bar.total(), max, area);
         let total = unit.format(Bytes(bar.total()));
-        text.text(&total, cx, top - 3.0 * dpr, Align::Center, Baseline::Bottom, 12.0, bar.current, th.fg_css);
-        text.text(&bar.label, cx, area.bottom + 6.0 * dpr, Align::Center, Baseline::Top, 11.5, false, th.fg_css);
+        text.text(&total, centre(i), top - 3.0 * dpr, Align::Center, Baseline::Bottom, 12.0, bar.current, th.fg_css);
+    }
+    for (i, bar) in scene.bars.iter().enumerate() {
+        text.text(&bar.label, centre(i), area.bottom + 6.0 * dpr, Align::Center, Baseline::Top, 11.5, false, th.fg_css);
     }
     // The capacity label sits on a patch of background so bars behind it cannot garble it.
     let label_w = text.width(scene.capacity_label, 11.5, false);
@@ -225,6 +234,7 @@ pub fn drawn_canvas(height: f64, draw: impl Fn(&Surface) + 'static) -> NodeRef<l
         }
         surface.with_value(|s| {
             if let Some(s) = s {
+                s.text.forget();
                 draw(s);
             }
         });
