@@ -6,8 +6,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 source scripts/env.sh
-trunk build --release --offline
-trunk build bench/blank/index.html --dist target/blank-dist --release --offline=true
+bash scripts/build.sh
+bash scripts/build.sh bench/blank/index.html --dist target/blank-dist
 NATIVE_BENCH=$(cargo run --quiet --profile bench-native --example bench) \
+WASM_TOOLCHAIN="$(bash scripts/size-toolchain.sh || echo "stable (no size-optimised build)")" \
 MACHINE="$(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo)" \
   node tests/bench/bench.mjs

@@ -4,7 +4,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 NEED_BROWSER=0 bash scripts/setup.sh
 source scripts/env.sh
-trunk build --release --offline
+bash scripts/build.sh
 PORT=${PORT:-8080}
 echo "Open http://127.0.0.1:$PORT/"
 exec python3 -m http.server "$PORT" --bind 127.0.0.1 --directory dist

@@ -48,5 +48,12 @@ if [ "$NEED_BROWSER" = 1 ]; then
   fi
 fi
 
+# The pinned nightly (with rust-src) that builds the size-optimised wasm; without
+# it the site builds with stable, larger (scripts/size-toolchain.sh says why).
+if [ "${TMATH_STABLE:-0}" != 1 ] && ! bash scripts/size-toolchain.sh >/dev/null; then
+  say "adding the pinned nightly's rust-src for the size-optimised wasm"
+  bash scripts/size-toolchain.sh --install >/dev/null || say "not available: the wasm builds with stable (larger)"
+fi
+
 # Offline builds need every crate fetched beforehand.
 cargo fetch --quiet

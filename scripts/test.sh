@@ -19,7 +19,7 @@ step() {
 step fmt cargo fmt --all --check
 step clippy cargo clippy --workspace --all-targets --quiet -- -D warnings
 step cargo-test cargo test --workspace --quiet
-step build trunk build --release --offline
+step build bash scripts/build.sh
 if [ -f dist/index.html ]; then
   step browser node --test --test-reporter=tap --test-concurrency=1 tests/e2e/
 else
@@ -28,8 +28,7 @@ fi
 
 printf '\n\033[1m== dist/ (gzip -9)\033[0m\n'
 total=0
-for f in dist/*; do
-  [ -f "$f" ] || continue
+for f in $(find dist -type f | sort); do
   gz=$(gzip -9 -c "$f" | wc -c)
   total=$((total + gz))
   awk -v raw="$(wc -c < "$f")" -v gz="$gz" -v name="${f#dist/}" 'BEGIN { printf "%10d B  %8.1f KiB gz  %s\n", raw, gz / 1024, name }'

@@ -22,6 +22,25 @@ pub enum Item {
     Chinchilla,
 }
 
+impl Item {
+    /// A stable name (the page marks each formula with it).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Item::Model => "model",
+            Item::Gradients => "gradients",
+            Item::Optimizer => "optimizer",
+            Item::Activations => "activations",
+            Item::LiveParams => "live-params",
+            Item::Inference => "inference",
+            Item::Flops => "flops",
+            Item::GpuHours => "gpu-hours",
+            Item::Days => "days",
+            Item::Cost => "cost",
+            Item::Chinchilla => "chinchilla",
+        }
+    }
+}
+
 /// How a number was computed.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Explanation {

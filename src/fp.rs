@@ -39,6 +39,21 @@ pub enum Class {
     Infinite,
 }
 
+impl Class {
+    /// The name the JSON output uses.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Class::Zero => "zero",
+            Class::Normal => "normal",
+            Class::Subnormal => "subnormal",
+            Class::Overflow => "overflow",
+            Class::Underflow => "underflow",
+            Class::NotANumber => "not-a-number",
+            Class::Infinite => "infinite",
+        }
+    }
+}
+
 /// A value stored in a format: its bits and what it reads back as.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Encoded {
@@ -151,6 +166,14 @@ pub fn format(name: &str) -> Option<Format> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn class_names_are_the_json_names() {
+        use Class::*;
+        for c in [Zero, Normal, Subnormal, Overflow, Underflow, NotANumber, Infinite] {
+            assert_eq!(serde_json::to_string(&c).unwrap(), format!("\"{}\"", c.as_str()));
+        }
+    }
 
     #[test]
     fn ranges_match_the_published_constants() {

@@ -13,9 +13,8 @@ use tmath::settings::choices;
 /// Divisors of `n` up to `limit`, plus `current` so the select always shows it.
 fn divisors(n: u64, limit: u64, current: u64) -> Vec<u64> {
     let mut d: Vec<u64> = (1..=n.min(limit)).filter(|k| n.is_multiple_of(*k)).collect();
-    if !d.contains(&current) {
-        d.push(current);
-        d.sort_unstable();
+    if let Err(at) = d.binary_search(&current) {
+        d.insert(at, current);
     }
     d
 }

@@ -17,7 +17,7 @@ pub fn Explain(
     view! {
         <details
             class="explain"
-            data-explain=format!("{item:?}").to_lowercase()
+            data-explain=item.as_str()
             on:toggle=move |ev| {
                 use wasm_bindgen::JsCast;
                 let is_open = ev

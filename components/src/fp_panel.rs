@@ -62,7 +62,7 @@ pub fn FpPanel() -> impl IntoView {
     let demo = move |f: Format, x: f64, id: &'static str| {
         let e = f.encode(x);
         view! {
-            <td data-testid=id data-class=format!("{:?}", e.class).to_lowercase() data-value=e.value.to_string()>
+            <td data-testid=id data-class=e.class.as_str() data-value=e.value.to_string()>
                 {sci(e.value)} " " <span class="fp-class">{ctx.t(class_key(e.class))}</span>
             </td>
         }

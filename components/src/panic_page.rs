@@ -1,23 +1,57 @@
-//! A panic must not leave a frozen page: the hook logs it and replaces the app
-//! with a short message and a link back to the defaults.
+//! A panic must not leave a frozen page: the app is replaced with a short
+//! message and a link back to the defaults.
+//!
+//! The size-optimised build aborts on a panic without running any hook (the
+//! wasm traps; a `WebAssembly.RuntimeError` reaches JavaScript), so the
+//! message is shown by a few lines of JavaScript that listen for that error.
+//! The stable build also runs the Rust hook first, which logs the panic.
 
 use crate::i18n::{tr, Lang};
+use wasm_bindgen::prelude::wasm_bindgen;
+
+#[wasm_bindgen(inline_js = r#"
+export function guard(messages) {
+  const show = (event) => {
+    const error = event.error ?? event.reason;
+    if (!(error instanceof WebAssembly.RuntimeError)) return;
+    const m = messages[document.documentElement.lang === "ko" ? "ko" : "en"];
+    const box = document.createElement("div");
+    box.className = "panic";
+    box.setAttribute("role", "alert");
+    const text = document.createElement("p");
+    text.textContent = m.panic;
+    const back = document.createElement("p");
+    const link = document.createElement("a");
+    link.href = "?";
+    link.textContent = m.reset;
+    back.append(link);
+    box.append(text, back);
+    document.body.replaceChildren(box);
+  };
+  addEventListener("error", show);
+  addEventListener("unhandledrejection", show);
+}
+"#)]
+extern "C" {
+    fn guard(messages: &wasm_bindgen::JsValue);
+}
+
+fn messages() -> wasm_bindgen::JsValue {
+    let all = js_sys::Object::new();
+    for lang in [Lang::Ko, Lang::En] {
+        let m = js_sys::Object::new();
+        for key in ["panic", "reset"] {
+            let _ = js_sys::Reflect::set(&m, &key.into(), &tr(lang, key).into());
+        }
+        let _ = js_sys::Reflect::set(&all, &lang.as_str().into(), &m);
+    }
+    all.into()
+}
 
 pub fn install() {
-    std::panic::set_hook(Box::new(|info| {
-        console_error_panic_hook::hook(info);
-        let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
-        let lang = doc
-            .document_element()
-            .and_then(|e| e.get_attribute("lang"))
-            .and_then(|l| Lang::parse(&l))
-            .unwrap_or(Lang::En);
-        if let Some(body) = doc.body() {
-            body.set_inner_html(&format!(
-                "<div class=\"panic\" role=\"alert\"><p>{}</p><p><a href=\"?\">{}</a></p></div>",
-                tr(lang, "panic"),
-                tr(lang, "reset")
-            ));
-        }
-    }));
+    guard(&messages());
+    // Only where a panic unwinds or aborts through the hook (not immediate-abort).
+    #[cfg(any(panic = "abort", panic = "unwind"))]
+    // It logs the panic; the abort that follows traps, and the guard shows the page.
+    std::panic::set_hook(Box::new(console_error_panic_hook::hook));
 }

@@ -6,37 +6,16 @@ use crate::number_field::NumberField;
 use crate::switch_field::SwitchField;
 use crate::tr::Tr;
 use leptos::prelude::*;
-use tmath::planner::{plan, Plan};
+use tmath::planner::{plan, sort, Order, Plan};
 use tmath::units::format_sig;
 
 /// Rows shown: the fastest that fit.
 const ROWS: usize = 25;
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum SortBy {
-    Speed,
-    Memory,
-    Tp,
-    Pp,
-    Dp,
-    Zero,
-}
-
-fn sort(rows: &mut [Plan], by: SortBy) {
-    match by {
-        SortBy::Speed => rows.sort_by(|a, b| a.seconds_per_sequence().total_cmp(&b.seconds_per_sequence())),
-        SortBy::Memory => rows.sort_by(|a, b| a.needed_bytes.total_cmp(&b.needed_bytes)),
-        SortBy::Tp => rows.sort_by_key(|r| r.tp),
-        SortBy::Pp => rows.sort_by_key(|r| r.pp),
-        SortBy::Dp => rows.sort_by_key(|r| r.dp),
-        SortBy::Zero => rows.sort_by_key(|r| r.zero),
-    }
-}
-
 #[component]
 pub fn PlannerPanel() -> impl IntoView {
     let ctx = use_ctx();
-    let sort_by = RwSignal::new(SortBy::Speed);
+    let sort_by = RwSignal::new(Order::Speed);
     // Follows the settled result: the search waits until input pauses.
     let report = Memo::new(move |_| {
         ctx.settled
@@ -52,14 +31,14 @@ pub fn PlannerPanel() -> impl IntoView {
         fitting
     };
     let units = move || ctx.page.with(|p| p.units);
-    let header = move |label: &'static str, by: SortBy| {
+    let header = move |label: &'static str, by: Order| {
         view! {
             <th scope="col" aria-sort=move || if sort_by.get() == by { "ascending" } else { "none" }>
                 <button type="button" class="sort" on:click=move |_| sort_by.set(by)>{label}</button>
             </th>
         }
     };
-    let header_t = move |key: &'static str, by: SortBy| {
+    let header_t = move |key: &'static str, by: Order| {
         view! {
             <th scope="col" aria-sort=move || if sort_by.get() == by { "ascending" } else { "none" }>
                 <button type="button" class="sort" on:click=move |_| sort_by.set(by)><Tr key=key /></button>
@@ -127,15 +106,15 @@ pub fn PlannerPanel() -> impl IntoView {
                     </caption>
                     <thead>
                         <tr>
-                            {header("t", SortBy::Tp)}
-                            {header("p", SortBy::Pp)}
-                            {header("d", SortBy::Dp)}
-                            {header("ZeRO", SortBy::Zero)}
+                            {header("t", Order::Tp)}
+                            {header("p", Order::Pp)}
+                            {header("d", Order::Dp)}
+                            {header("ZeRO", Order::Zero)}
                             <th scope="col"><Tr key="recompute" /></th>
                             <th scope="col">"SP"</th>
                             <th scope="col">"b × m"</th>
-                            {header("GB/GPU", SortBy::Memory)}
-                            {header_t("s-per-step", SortBy::Speed)}
+                            {header("GB/GPU", Order::Memory)}
+                            {header_t("s-per-step", Order::Speed)}
                             <th scope="col"></th>
                         </tr>
                     </thead>

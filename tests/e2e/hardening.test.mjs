@@ -107,3 +107,23 @@ test("every control is reachable by keyboard with a visible focus ring", async (
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+// The size-optimised build aborts on a panic without a Rust hook: the wasm traps
+// and a WebAssembly.RuntimeError reaches JavaScript, where the guard replaces the
+// frozen app with a message in the page's language and a way back to the defaults.
+test("a trap in the wasm leaves a message and a link back, not a frozen page", async () => {
+  for (const [lang, text] of [["ko", "계산기 안에서 문제가 생겼습니다."], ["en", "Something went wrong inside the calculator."]]) {
+    const { page, context } = await open(env.browser, `${env.server.base}?lang=${lang}`, { origin: env.server.origin });
+    await page.waitForSelector('[data-testid="per-gpu-total"]');
+    // An ordinary script error is not the app's: the page stays.
+    await page.evaluate(() => dispatchEvent(new ErrorEvent("error", { error: new TypeError("someone else's") })));
+    assert.equal(await page.locator('[data-testid="per-gpu-total"]').count(), 1);
+    await page.evaluate(() => dispatchEvent(new ErrorEvent("error", { error: new WebAssembly.RuntimeError("unreachable") })));
+    const alert = page.locator('[role="alert"].panic');
+    await alert.waitFor();
+    assert.match(await alert.innerText(), new RegExp(text));
+    assert.equal(await alert.locator("a").getAttribute("href"), "?");
+    assert.equal(await page.locator('[data-testid="per-gpu-total"]').count(), 0);
+    await context.close();
+  }
+});

@@ -2,5 +2,5 @@
 use leptos::prelude::*;
 
 fn main() {
-    leptos::mount::mount_to_body(|| view! { <p data-testid="ready">"ready"</p> });
+    leptos::mount::mount_to_body(|| view! { <p data-testid="ready">"ready"</p> }.attr("elementtiming", "first-result"));
 }
