@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh
-trunk build --release --offline >/dev/null
+bash scripts/build.sh >/dev/null
 out=target/prof-dist
 rm -rf "$out" target/prof-bindgen
 cp -r dist "$out"

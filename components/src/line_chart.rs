@@ -117,10 +117,10 @@ fn draw(surface: &Surface, s: &LineScene) -> Option<()> {
     }
     root.present().ok()?;
     for t in log_ticks(y0, y1, 5) {
-        text.text(&s.y.label(t), a.left - 5.0 * dpr, y(t), Align::Right, Baseline::Middle, 10.5, false, fg_css);
+        text.text(&s.y.label(t), a.left - 5.0 * dpr, y(t), Align::Right, Baseline::Middle, false, fg_css);
     }
     for t in log_ticks(x0, x1, 7) {
-        text.text(&format_count(t), x(t), a.bottom + 4.0 * dpr, Align::Center, Baseline::Top, 10.5, false, fg_css);
+        text.text(&format_count(t), x(t), a.bottom + 4.0 * dpr, Align::Center, Baseline::Top, false, fg_css);
     }
     Some(())
 }
@@ -137,7 +137,7 @@ pub fn LineChart(
     #[prop(default = 220.0)]
     height: f64,
 ) -> impl IntoView {
-    let canvas = drawn_canvas(height, move |surface| {
+    let canvas = drawn_canvas(height, 10.5, move |surface| {
         draw(surface, &scene.get());
     });
     // The legend in HTML: readable text, not colour alone.

@@ -110,9 +110,9 @@ pub struct Surface {
 }
 
 impl Surface {
-    fn new(canvas: web_sys::HtmlCanvasElement, dpr: f64) -> Option<Surface> {
+    fn new(canvas: web_sys::HtmlCanvasElement, dpr: f64, font_px: f64) -> Option<Surface> {
         let (width, height) = (canvas.width() as f64, canvas.height() as f64);
-        let text = Painter::new(&canvas, dpr)?;
+        let text = Painter::new(&canvas, dpr, font_px)?;
         let root = CanvasBackend::with_canvas_object(canvas)?.into_drawing_area();
         Some(Surface { root, text, width, height, dpr })
     }
@@ -131,7 +131,7 @@ fn draw(surface: &Surface, scene: &Scene) -> Option<()> {
         root.draw(&PathElement::new(vec![(px(area.left), px(y)), (px(area.right), px(y))], th.grid.stroke_width(1)))
             .ok()?;
         let label = format!("{} {}", format_sig(t / unit.bytes()), unit.symbol());
-        text.text(&label, area.left - 6.0 * dpr, y, Align::Right, Baseline::Middle, 11.0, false, th.fg_css);
+        text.text(&label, area.left - 6.0 * dpr, y, Align::Right, Baseline::Middle, false, th.fg_css);
     }
     let rects = stacked_rects(scene.bars, max, area);
     for r in &rects {
@@ -158,12 +158,11 @@ fn draw(surface: &Surface, scene: &Scene) -> Option<()> {
         let label = unit.format(Bytes(value));
         if r.y1 - r.y0 > 16.0 * dpr && r.x1 - r.x0 > 56.0 * dpr {
             let (cx, cy) = ((r.x0 + r.x1) / 2.0, (r.y0 + r.y1) / 2.0);
-            let half = text.width(&label, 11.0, false) / 2.0 + 3.0 * dpr;
+            let half = text.width(&label) / 2.0 + 3.0 * dpr;
             text.rect(cx - half, cy - 8.0 * dpr, cx + half, cy + 8.0 * dpr, &css_color(r.part));
-            text.text(&label, cx, cy, Align::Center, Baseline::Middle, 11.0, false, "#fff");
+            text.text(&label, cx, cy, Align::Center, Baseline::Middle, false, "#fff");
         }
     }
-    // Totals, then names: labels of one font together (each font change is parsed).
     let centre = |i| {
         let (x0, x1) = bar_x(i, scene.bars.len(), area, 0.62);
         (x0 + x1) / 2.0
@@ -171,16 +170,16 @@ fn draw(surface: &Surface, scene: &Scene) -> Option<()> {
     for (i, bar) in scene.bars.iter().enumerate() {
         let top = y_of(bar.total(), max, area);
         let total = unit.format(Bytes(bar.total()));
-        text.text(&total, centre(i), top - 3.0 * dpr, Align::Center, Baseline::Bottom, 12.0, bar.current, th.fg_css);
+        text.text(&total, centre(i), top - 3.0 * dpr, Align::Center, Baseline::Bottom, bar.current, th.fg_css);
     }
     for (i, bar) in scene.bars.iter().enumerate() {
-        text.text(&bar.label, centre(i), area.bottom + 6.0 * dpr, Align::Center, Baseline::Top, 11.5, false, th.fg_css);
+        text.text(&bar.label, centre(i), area.bottom + 6.0 * dpr, Align::Center, Baseline::Top, false, th.fg_css);
     }
     // The capacity label sits on a patch of background so bars behind it cannot garble it.
-    let label_w = text.width(scene.capacity_label, 11.5, false);
+    let label_w = text.width(scene.capacity_label);
     let (x1, y1) = (area.right, y - 3.0 * dpr);
     text.rect(x1 - label_w - 4.0 * dpr, y1 - 15.0 * dpr, x1 + 2.0 * dpr, y1 + 1.0, th.bg_css);
-    text.text(scene.capacity_label, x1, y1, Align::Right, Baseline::Bottom, 11.5, false, th.line_css);
+    text.text(scene.capacity_label, x1, y1, Align::Right, Baseline::Bottom, false, th.line_css);
     Some(())
 }
 
@@ -202,7 +201,7 @@ pub fn StackedBars(
     #[prop(default = 300.0)]
     height: f64,
 ) -> impl IntoView {
-    let canvas = drawn_canvas(height, move |surface| {
+    let canvas = drawn_canvas(height, 11.5, move |surface| {
         let bars = bars.get();
         let (capacity, capacity_label, units) = (capacity.get(), capacity_label.get(), units.get());
         draw(surface, &Scene { bars: &bars, capacity, capacity_label: &capacity_label, units });
@@ -216,8 +215,9 @@ pub fn StackedBars(
 
 /// A canvas that redraws with `draw(surface)` whenever a
 /// signal `draw` reads changes or its container is resized; sized to the
-/// container's width × `height` CSS pixels, times the ratio.
-pub fn drawn_canvas(height: f64, draw: impl Fn(&Surface) + 'static) -> NodeRef<leptos::html::Canvas> {
+/// container's width × `height` CSS pixels, times the ratio; its text is
+/// `font_px` CSS pixels.
+pub fn drawn_canvas(height: f64, font_px: f64, draw: impl Fn(&Surface) + 'static) -> NodeRef<leptos::html::Canvas> {
     let canvas = NodeRef::<leptos::html::Canvas>::new();
     let width = container_width(canvas);
     let surface = StoredValue::new_local(None::<Surface>);
@@ -230,7 +230,7 @@ pub fn drawn_canvas(height: f64, draw: impl Fn(&Surface) + 'static) -> NodeRef<l
         }
         let (dpr, resized) = fit_canvas(&el, css_w, height);
         if resized || surface.with_value(|s| s.is_none()) {
-            surface.set_value(Surface::new(el, dpr));
+            surface.set_value(Surface::new(el, dpr, font_px));
         }
         surface.with_value(|s| {
             if let Some(s) = s {
