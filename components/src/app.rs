@@ -1,5 +1,6 @@
 //! The page: reads the URL once, keeps it in step with the state, lays out the panels.
 
+use crate::bind::text;
 use crate::chinchilla_panel::ChinchillaPanel;
 use crate::compute_panel::ComputePanel;
 use crate::controls::Controls;
@@ -139,7 +140,7 @@ pub fn App() -> impl IntoView {
             class="app"
             class:embed=embed
             class:present=move || ctx.page.with(|p| p.present)
-            data-view-only=move || view_only().unwrap_or_default()
+            data-view-only=text(move || view_only().unwrap_or_default())
         >
             <Show when=move || !embed()>
                 <Header />

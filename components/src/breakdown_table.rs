@@ -1,6 +1,7 @@
 //! The per-GPU breakdown as a table: exact bytes in `data-bytes` (the browser
 //! contract), the chosen unit in text, bytes/param and the divisor of each part.
 
+use crate::bind::text;
 use crate::ctx::use_ctx;
 use crate::explain::Explain;
 use crate::stacked_bars::css_color;
@@ -38,12 +39,12 @@ pub fn BreakdownTable() -> impl IntoView {
             })
         };
         view! {
-            <tr data-testid=testid data-bytes=move || bytes().get().to_string()>
+            <tr data-testid=testid data-bytes=text(move || bytes().get().to_string())>
                 <th scope="row">
                     <span class="swatch" style=format!("background:{}", css_color(i)) aria-hidden="true"></span>
                     <Tr key=testid />
                 </th>
-                <td class="num">{move || units().format(bytes())}</td>
+                <td class="num">{text(move || units().format(bytes()))}</td>
                 <td class="detail">{detail} <Explain item=item /></td>
             </tr>
         }
@@ -52,7 +53,7 @@ pub fn BreakdownTable() -> impl IntoView {
     let total = move || ctx.shown.with(|r| r.per_gpu.total());
     // Element Timing reports when this is painted: the benchmark's "first result on screen".
     let total_cell =
-        view! { <td class="num">{move || units().format(total())}</td> }.attr("elementtiming", "first-result");
+        view! { <td class="num">{text(move || units().format(total()))}</td> }.attr("elementtiming", "first-result");
     let capacity = move || ctx.shown.with(|r| r.gpu_mem());
     let cpu = move || ctx.shown.with(|r| r.cpu_per_node);
     view! {
@@ -60,26 +61,26 @@ pub fn BreakdownTable() -> impl IntoView {
             <caption class="sr-only"><Tr key="section-memory" /></caption>
             <tbody>{rows}</tbody>
             <tfoot>
-                <tr data-testid="per-gpu-total" data-bytes=move || total().get().to_string()>
+                <tr data-testid="per-gpu-total" data-bytes=text(move || total().get().to_string())>
                     <th scope="row"><Tr key="total" /></th>
                     {total_cell}
                     <td></td>
                 </tr>
-                <tr data-testid="gpu-capacity" data-bytes=move || capacity().get().to_string()>
+                <tr data-testid="gpu-capacity" data-bytes=text(move || capacity().get().to_string())>
                     <th scope="row"><Tr key="capacity" /></th>
-                    <td class="num">{move || units().format(capacity())}</td>
+                    <td class="num">{text(move || units().format(capacity()))}</td>
                     <td class="detail">{move || ctx.shown.with(|r| r.config.gpu.label)}</td>
                 </tr>
                 <Show when=move || { cpu().get() > 0.0 }>
-                    <tr data-testid="cpu-per-node" data-bytes=move || cpu().get().to_string()>
+                    <tr data-testid="cpu-per-node" data-bytes=text(move || cpu().get().to_string())>
                         <th scope="row"><Tr key="cpu-per-node" /></th>
-                        <td class="num">{move || units().format(cpu())}</td>
+                        <td class="num">{text(move || units().format(cpu()))}</td>
                         <td></td>
                     </tr>
                 </Show>
-                <tr data-testid="inference" data-bytes=move || ctx.shown.with(|r| r.inference.get()).to_string()>
+                <tr data-testid="inference" data-bytes=text(move || ctx.shown.with(|r| r.inference.get()).to_string())>
                     <th scope="row"><Tr key="inference-note" /></th>
-                    <td class="num">{move || units().format(ctx.shown.with(|r| r.inference))}</td>
+                    <td class="num">{text(move || units().format(ctx.shown.with(|r| r.inference)))}</td>
                     <td class="detail">
                         {move || ctx.shown.with(|r| r.config.inference_dtype.as_str())} <Explain item=Item::Inference />
                     </td>

@@ -1,5 +1,6 @@
 //! Chinchilla guidance: D/P against 20, what D = 20P would be, and the article's 200B floor.
 
+use crate::bind::text;
 use crate::ctx::use_ctx;
 use crate::explain::Explain;
 use crate::tr::Tr;
@@ -19,13 +20,13 @@ pub fn ChinchillaPanel() -> impl IntoView {
     view! {
         <section class="panel chinchilla" data-view="chinchilla" aria-labelledby="h-chinchilla">
             <h2 id="h-chinchilla"><Tr key="section-chinchilla" /></h2>
-            <p data-testid="chinchilla" data-tokens=move || optimal().to_string()>
-                <Tr key="chinchilla-optimal" /> ": " <strong>{move || format_count(optimal())}</strong>
+            <p data-testid="chinchilla" data-tokens=text(move || optimal().to_string())>
+                <Tr key="chinchilla-optimal" /> ": " <strong>{text(move || format_count(optimal()))}</strong>
                 " tokens " <Explain item=tmath::explain::Item::Chinchilla />
             </p>
-            <p data-testid="tokens-per-param" data-value=move || ratio().to_string()>
-                <Tr key="chinchilla-ratio" /> ": " <strong>{move || format_sig(ratio())}</strong>
-                {move || format!(" / {CHINCHILLA_TOKENS_PER_PARAM}")}
+            <p data-testid="tokens-per-param" data-value=text(move || ratio().to_string())>
+                <Tr key="chinchilla-ratio" /> ": " <strong>{text(move || format_sig(ratio()))}</strong>
+                {text(move || format!(" / {CHINCHILLA_TOKENS_PER_PARAM}"))}
             </p>
             <div class="token-axis" aria-hidden="true">
                 {["1B", "10B", "100B", "1T", "10T", "100T"]
@@ -34,12 +35,12 @@ pub fn ChinchillaPanel() -> impl IntoView {
                     .map(|(i, t)| view! { <span class="tick" style=format!("left:{}%", i * 20)>{*t}</span> })
                     .collect_view()}
                 <span class="mark floor" style=pos(MIN_RECOMMENDED_TOKENS)></span>
-                <span class="mark optimal" style=move || pos(optimal())></span>
-                <span class="mark current" style=move || r.with(|r| pos(r.config.tokens.get()))></span>
+                <span class="mark optimal" style=text(move || pos(optimal()))></span>
+                <span class="mark current" style=text(move || r.with(|r| pos(r.config.tokens.get())))></span>
             </div>
             <ul class="axis-legend">
-                <li><span class="key current"></span>"D = " {move || r.with(|r| format_count(r.config.tokens.get()))}</li>
-                <li><span class="key optimal"></span>"20P = " {move || format_count(optimal())}</li>
+                <li><span class="key current"></span>"D = " {text(move || r.with(|r| format_count(r.config.tokens.get())))}</li>
+                <li><span class="key optimal"></span>"20P = " {text(move || format_count(optimal()))}</li>
                 <li><span class="key floor"></span>"200B"</li>
             </ul>
             <p class="floor-note" class:warn=below_floor><Tr key="chinchilla-floor" /></p>

@@ -1,5 +1,6 @@
 //! Every input, grouped as the article is: model, data, training, parallelism, hardware.
 
+use crate::bind::text;
 use crate::choice_field::ChoiceField;
 use crate::ctx::use_ctx;
 use crate::geometry::Scale;
@@ -104,8 +105,8 @@ pub fn Controls() -> impl IntoView {
                 </div>
                 <NumberField key="dp" scale=Scale::Pow2 { min: 0, max: 14 } />
                 <NumberField key="grad-accum" scale=Scale::Pow2 { min: 0, max: 9 } />
-                <p class="derived" data-testid="gpus" data-gpus=move || gpu_count().to_string()>
-                    <Tr key="gpus" /> " = " {move || gpu_count().to_string()}
+                <p class="derived" data-testid="gpus" data-gpus=text(move || gpu_count().to_string())>
+                    <Tr key="gpus" /> " = " {text(move || gpu_count().to_string())}
                 </p>
             </fieldset>
             <fieldset>

@@ -2,6 +2,7 @@
 //! pixel coordinates from [`crate::geometry`], text through the 2D context:
 //! a dashed capacity line, a marker at the current configuration.
 
+use crate::bind::text;
 use crate::geometry::{log_pos, log_ticks, Area};
 use crate::painter::{Align, Baseline};
 use crate::stacked_bars::{css_color, drawn_canvas, prefers_dark, Surface, PALETTE};
@@ -159,7 +160,7 @@ pub fn LineChart(
     };
     view! {
         <div class="chart">
-            <canvas node_ref=canvas data-testid=testid role="img" aria-label=move || label.get()></canvas>
+            <canvas node_ref=canvas data-testid=testid role="img" aria-label=text(move || label.get())></canvas>
         </div>
         <ul class="chart-legend">{legend}</ul>
     }

@@ -1,6 +1,7 @@
 //! Memory per GPU: the verdict, the stacked bar beside the inference bar, the
 //! capacity line, and the same numbers as a table.
 
+use crate::bind::text;
 use crate::breakdown_table::BreakdownTable;
 use crate::ctx::use_ctx;
 use crate::geometry::Bar;
@@ -65,7 +66,7 @@ pub fn MemoryPanel() -> impl IntoView {
                 class:ok=fits
                 class:bad=move || !fits()
                 data-testid="fits"
-                data-fits=move || fits().to_string()
+                data-fits=text(move || fits().to_string())
                 aria-live="polite"
             >
                 {verdict}

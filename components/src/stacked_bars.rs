@@ -2,6 +2,7 @@
 //! to its container × devicePixelRatio (crisp on HiDPI; no ctx.scale, which
 //! clips plotters-canvas). Geometry comes from [`crate::geometry`].
 
+use crate::bind::text;
 use crate::geometry::{axis_max, bar_x, stacked_rects, ticks, y_of, Area, Bar};
 use crate::painter::{Align, Baseline, Painter};
 use leptos::prelude::*;
@@ -208,7 +209,7 @@ pub fn StackedBars(
     });
     view! {
         <div class="chart">
-            <canvas node_ref=canvas data-testid=testid role="img" aria-label=move || label.get()></canvas>
+            <canvas node_ref=canvas data-testid=testid role="img" aria-label=text(move || label.get())></canvas>
         </div>
     }
 }

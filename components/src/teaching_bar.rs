@@ -1,5 +1,6 @@
 //! Lecture presets as links, exports (PNG, JSON, CSV) and presentation mode.
 
+use crate::bind::text;
 use crate::ctx::use_ctx;
 use crate::presets::PRESETS;
 use crate::tr::Tr;
@@ -60,7 +61,7 @@ pub fn TeachingBar() -> impl IntoView {
                             let lang = move || ctx.lang.get().as_str();
                             view! {
                                 <li>
-                                    <a data-preset=p.key href=move || format!("?{}&lang={}", p.query, lang())>
+                                    <a data-preset=p.key href=text(move || format!("?{}&lang={}", p.query, lang()))>
                                         <Tr key=p.key />
                                     </a>
                                 </li>
@@ -73,7 +74,7 @@ pub fn TeachingBar() -> impl IntoView {
                 <button type="button" data-export="png" on:click=move |_| download_chart()>"PNG"</button>
                 <button type="button" data-export="json" on:click=json>"JSON"</button>
                 <button type="button" data-export="csv" on:click=csv>"CSV"</button>
-                <button type="button" aria-pressed=move || ctx.page.with(|p| p.present).to_string() on:click=present>
+                <button type="button" aria-pressed=text(move || ctx.page.with(|p| p.present).to_string()) on:click=present>
                     <Tr key="present" />
                 </button>
             </div>

@@ -1,5 +1,6 @@
 //! The configuration under ZeRO 0, 1, 2 and 3 side by side: the ZeRO paper's figure, live.
 
+use crate::bind::text;
 use crate::ctx::use_ctx;
 use crate::geometry::Bar;
 use crate::stacked_bars::StackedBars;
@@ -54,8 +55,8 @@ pub fn ZeroPanel() -> impl IntoView {
                     .map(|z| {
                         let total = move || reports.with(|rs| rs[z].per_gpu.total());
                         view! {
-                            <li data-testid=format!("zero-{z}") data-bytes=move || total().get().to_string()>
-                                {move || format!("ZeRO-{z}: {}", units.get().format(total()))}
+                            <li data-testid=format!("zero-{z}") data-bytes=text(move || total().get().to_string())>
+                                {text(move || format!("ZeRO-{z}: {}", units.get().format(total())))}
                             </li>
                         }
                     })
