@@ -12,6 +12,6 @@ if tc=$(bash scripts/size-toolchain.sh); then
   export CARGO_UNSTABLE_BUILD_STD=std,panic_abort
   export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none"
 else
-  echo "build: stable toolchain (no pinned nightly with rust-src: the wasm is about 28 KiB larger gzipped)"
+  echo "build: stable toolchain (TMATH_STABLE=1, or no pinned nightly with rust-src): the wasm is about 28 KiB larger gzipped"
 fi
 trunk build "$@" --release --offline=true

@@ -3,24 +3,11 @@
 import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
-import http from "node:http";
 import { launch, ROOT } from "../e2e/harness.mjs";
+import { serveDir, sliderSteps } from "./common.mjs";
 
 const APP = path.join(ROOT, "dist");
 const BLANK = path.join(ROOT, "target/blank-dist");
-const TYPES = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm", ".css": "text/css", ".svg": "image/svg+xml", ".png": "image/png" };
-
-function serveDir(dir) {
-  const server = http.createServer((req, res) => {
-    const rel = decodeURIComponent(new URL(req.url, "http://x").pathname).replace(/^\/+/, "") || "index.html";
-    const file = path.join(dir, path.normalize(rel));
-    if (!file.startsWith(dir) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) return res.writeHead(404).end();
-    res.writeHead(200, { "content-type": TYPES[path.extname(file)] ?? "application/octet-stream" });
-    fs.createReadStream(file).pipe(res);
-  });
-  return new Promise((r) => server.listen(0, "127.0.0.1", () => r({ url: `http://127.0.0.1:${server.address().port}/`, close: () => server.close() })));
-}
-
 const pct = (xs, p) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
@@ -103,29 +90,7 @@ const context = await browser.newContext({ viewport: { width: 1360, height: 1000
 const page = await context.newPage();
 await page.goto(app.url);
 await page.waitForSelector('[data-testid="per-gpu-total"]');
-const latency = await page.evaluate(async () => {
-  const longTasks = [];
-  new PerformanceObserver((l) => longTasks.push(...l.getEntries().map((e) => e.duration))).observe({ type: "longtask", buffered: false });
-  const slider = document.querySelector('input[type="range"][data-key="params"]');
-  const work = [];
-  const frame = [];
-  for (let i = 0; i < 200; i++) {
-    // Start at a frame boundary so the frame figure is not the wait for vsync.
-    await new Promise((r) => requestAnimationFrame(r));
-    const t0 = performance.now();
-    slider.value = String(300 + (i % 100) * 5);
-    slider.dispatchEvent(new Event("input", { bubbles: true }));
-    // All work the input caused (reactive effects run as microtasks, the canvas
-    // is drawn in them) is done when the next task runs.
-    await new Promise((r) => setTimeout(r, 0));
-    work.push(performance.now() - t0);
-    // The frame that shows it has been produced when the next rAF's task runs.
-    await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
-    frame.push(performance.now() - t0);
-  }
-  await new Promise((r) => setTimeout(r, 100));
-  return { work, frame, longTasks };
-});
+const latency = await sliderSteps(page, 200);
 // 4. The planner in wasm.
 const planner405 = await page.evaluate(() => window.wasmBindings.bench_planner("llama-3-405b", 20));
 const planner70 = await page.evaluate(() => window.wasmBindings.bench_planner("llama-2-70b", 20));

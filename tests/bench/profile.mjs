@@ -2,26 +2,16 @@
 //   node tests/bench/profile.mjs [dist-dir] [steps]
 // Drives the params slider like bench.mjs while Chromium traces, then prints the
 // main thread's time per trace event (script, style, layout, paint) and the
-// functions with the most self time. Function names need a build that keeps
-// them: `trunk build --release --dist target/prof-dist` after setting
-// data-wasm-opt="0" on the rust link of index.html (do not commit that).
-import fs from "node:fs";
+// functions with the most self time. scripts/profile.sh makes the build with
+// wasm function names and runs this on it.
 import path from "node:path";
-import http from "node:http";
 import { launch, ROOT } from "../e2e/harness.mjs";
+import { serveDir, sliderSteps } from "./common.mjs";
 
 const dir = path.resolve(process.argv[2] ?? path.join(ROOT, "dist"));
 const steps = Number(process.argv[3] ?? 100);
-const TYPES = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm", ".css": "text/css" };
-const server = http.createServer((req, res) => {
-  const rel = new URL(req.url, "http://x").pathname.replace(/^\/+/, "") || "index.html";
-  const file = path.join(dir, path.normalize(rel));
-  if (!file.startsWith(dir) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) return res.writeHead(404).end();
-  res.writeHead(200, { "content-type": TYPES[path.extname(file)] ?? "application/octet-stream" });
-  fs.createReadStream(file).pipe(res);
-});
-await new Promise((r) => server.listen(0, "127.0.0.1", r));
-const url = `http://127.0.0.1:${server.address().port}/`;
+const server = await serveDir(dir);
+const url = server.url;
 
 const browser = await launch();
 const page = await (await browser.newContext({ viewport: { width: 1360, height: 1000 } })).newPage();
@@ -39,20 +29,7 @@ await cdp.send("Profiler.enable");
 await cdp.send("Profiler.setSamplingInterval", { interval: 100 });
 await cdp.send("Profiler.start");
 await cdp.send("Tracing.start", { categories: "devtools.timeline,disabled-by-default-devtools.timeline", transferMode: "ReportEvents" });
-const work = await page.evaluate(async (steps) => {
-  const slider = document.querySelector('input[type="range"][data-key="params"]');
-  const work = [];
-  for (let i = 0; i < steps; i++) {
-    await new Promise((r) => requestAnimationFrame(r));
-    const t0 = performance.now();
-    slider.value = String(300 + (i % 100) * 5);
-    slider.dispatchEvent(new Event("input", { bubbles: true }));
-    await new Promise((r) => setTimeout(r, 0));
-    work.push(performance.now() - t0);
-    await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
-  }
-  return work;
-}, steps);
+const { work } = await sliderSteps(page, steps);
 await cdp.send("Tracing.end");
 await done;
 const { profile } = await cdp.send("Profiler.stop");
