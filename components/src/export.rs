@@ -1,13 +1,15 @@
 //! Exports hold the configuration and the results, nothing else: the same JSON
-//! as `tmath --json` plus the share query, and a two-column CSV of the same.
+//! as `tmath --json` plus the share query, and a two-column CSV of the same,
+//! both printed from [`crate::tree`] (no serde_json in the wasm).
 
+use crate::tree::{to_compact_json, to_json, to_tree, Node};
 use tmath::{Report, Settings};
 
 /// `{"query": "...", "result": {…tmath --json…}}`.
 pub fn json(report: &Report, settings: &Settings) -> String {
     let query = crate::state::query(settings, &Default::default());
-    let value = serde_json::json!({ "query": query, "result": report });
-    serde_json::to_string_pretty(&value).unwrap_or_default()
+    let result = to_tree(report).unwrap_or(Node::Null);
+    to_json(&Node::Map(vec![("query".into(), Node::Str(query)), ("result".into(), result)]))
 }
 
 fn csv_field(s: &str) -> String {
@@ -26,20 +28,20 @@ pub fn csv(report: &Report, settings: &Settings) -> String {
             out.push_str(&format!("{},{}\n", k.name, csv_field(&v)));
         }
     }
-    if let Ok(serde_json::Value::Object(map)) = serde_json::to_value(report) {
-        for (k, v) in map {
+    if let Ok(Node::Map(fields)) = to_tree(report) {
+        for (k, v) in fields {
             match v {
-                serde_json::Value::Object(inner) => {
+                Node::Map(inner) => {
                     for (k2, v2) in inner {
-                        out.push_str(&format!("{k}.{k2},{}\n", csv_field(&v2.to_string())));
+                        out.push_str(&format!("{k}.{k2},{}\n", csv_field(&to_compact_json(&v2))));
                     }
                 }
-                serde_json::Value::Array(items) => {
-                    let joined: Vec<String> =
-                        items.iter().map(|i| i.as_str().unwrap_or_default().to_string()).collect();
+                Node::List(items) => {
+                    let joined: Vec<&str> =
+                        items.iter().map(|i| if let Node::Str(s) = i { s.as_str() } else { "" }).collect();
                     out.push_str(&format!("{k},{}\n", csv_field(&joined.join("; "))));
                 }
-                other => out.push_str(&format!("{k},{}\n", csv_field(&other.to_string()))),
+                other => out.push_str(&format!("{k},{}\n", csv_field(&to_compact_json(&other)))),
             }
         }
     }
@@ -56,6 +58,8 @@ mod tests {
         let r = tmath::evaluate(&s.resolve().unwrap());
         let j: serde_json::Value = serde_json::from_str(&json(&r, &s)).unwrap();
         assert_eq!(j["result"]["per_gpu_bytes"]["optimizer"], 84e9);
+        // The same document as the core's JSON through serde_json (tmath --json).
+        assert_eq!(j["result"], serde_json::to_value(&r).unwrap());
         assert_eq!(j["query"], "?params=7000000000");
         let c = csv(&r, &s);
         assert!(c.contains("per_gpu_bytes.optimizer,84000000000.0\n"), "{c}");

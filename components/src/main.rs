@@ -31,6 +31,7 @@ mod sweeps_panel;
 mod switch_field;
 mod teaching_bar;
 mod tr;
+mod tree;
 mod zero_panel;
 
 fn main() {

@@ -1,0 +1,399 @@
+//! The exports' JSON and CSV without serde_json: the core's `Serialize` impls
+//! (the same that make `tmath --json`) write into a small tree, which prints as
+//! JSON or flattens to CSV rows. serde_json's serializer, value type and float
+//! printer were 10.7 KiB of the gzipped wasm (measured); this is a fraction.
+
+use serde::ser::{self, Serialize};
+use std::fmt::{self, Display, Write};
+
+/// A JSON value; objects keep their fields in serialization order.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Node {
+    Null,
+    Bool(bool),
+    /// A number, already printed (shortest form that reads back the same).
+    Num(String),
+    Str(String),
+    List(Vec<Node>),
+    Map(Vec<(String, Node)>),
+}
+
+#[derive(Debug)]
+pub struct Error(String);
+
+impl Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl ser::Error for Error {
+    fn custom<T: Display>(msg: T) -> Self {
+        Error(msg.to_string())
+    }
+}
+
+/// The tree of any serializable value.
+pub fn to_tree<T: Serialize + ?Sized>(value: &T) -> Result<Node, Error> {
+    value.serialize(Tree)
+}
+
+/// Pretty JSON, two-space indents (as `serde_json::to_string_pretty`).
+pub fn to_json(node: &Node) -> String {
+    let mut out = String::new();
+    write_json(node, Some(0), &mut out);
+    out
+}
+
+/// One-line JSON.
+pub fn to_compact_json(node: &Node) -> String {
+    let mut out = String::new();
+    write_json(node, None, &mut out);
+    out
+}
+
+fn write_str(s: &str, out: &mut String) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+fn write_json(node: &Node, indent: Option<usize>, out: &mut String) {
+    let newline = |out: &mut String, level: usize| {
+        if indent.is_some() {
+            out.push('\n');
+            out.extend(std::iter::repeat_n("  ", level));
+        }
+    };
+    let inner = indent.map(|i| i + 1);
+    match node {
+        Node::Null => out.push_str("null"),
+        Node::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Node::Num(n) => out.push_str(n),
+        Node::Str(s) => write_str(s, out),
+        Node::List(items) if items.is_empty() => out.push_str("[]"),
+        Node::Map(fields) if fields.is_empty() => out.push_str("{}"),
+        Node::List(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                newline(out, inner.unwrap_or(0));
+                write_json(item, inner, out);
+            }
+            newline(out, indent.unwrap_or(0));
+            out.push(']');
+        }
+        Node::Map(fields) => {
+            out.push('{');
+            for (i, (k, v)) in fields.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                newline(out, inner.unwrap_or(0));
+                write_str(k, out);
+                out.push_str(if indent.is_some() { ": " } else { ":" });
+                write_json(v, inner, out);
+            }
+            newline(out, indent.unwrap_or(0));
+            out.push('}');
+        }
+    }
+}
+
+struct Tree;
+
+fn num(x: impl Display) -> Result<Node, Error> {
+    Ok(Node::Num(x.to_string()))
+}
+
+fn float(x: f64) -> Result<Node, Error> {
+    // JSON has no NaN or infinity: serde_json writes null.
+    if !x.is_finite() {
+        return Ok(Node::Null);
+    }
+    // The shortest digits that read back as `x`; a whole number keeps its ".0",
+    // as serde_json writes it, so that readers keep it a float.
+    let mut s = format!("{x}");
+    if !s.contains(['.', 'e']) {
+        s.push_str(".0");
+    }
+    Ok(Node::Num(s))
+}
+
+impl ser::Serializer for Tree {
+    type Ok = Node;
+    type Error = Error;
+    type SerializeSeq = Seq;
+    type SerializeTuple = Seq;
+    type SerializeTupleStruct = Seq;
+    type SerializeTupleVariant = Seq;
+    type SerializeMap = Fields;
+    type SerializeStruct = Fields;
+    type SerializeStructVariant = Fields;
+
+    fn serialize_bool(self, v: bool) -> Result<Node, Error> {
+        Ok(Node::Bool(v))
+    }
+    fn serialize_i8(self, v: i8) -> Result<Node, Error> {
+        num(v)
+    }
+    fn serialize_i16(self, v: i16) -> Result<Node, Error> {
+        num(v)
+    }
+    fn serialize_i32(self, v: i32) -> Result<Node, Error> {
+        num(v)
+    }
+    fn serialize_i64(self, v: i64) -> Result<Node, Error> {
+        num(v)
+    }
+    fn serialize_u8(self, v: u8) -> Result<Node, Error> {
+        num(v)
+    }
+    fn serialize_u16(self, v: u16) -> Result<Node, Error> {
+        num(v)
+    }
+    fn serialize_u32(self, v: u32) -> Result<Node, Error> {
+        num(v)
+    }
+    fn serialize_u64(self, v: u64) -> Result<Node, Error> {
+        num(v)
+    }
+    fn serialize_f32(self, v: f32) -> Result<Node, Error> {
+        float(v as f64)
+    }
+    fn serialize_f64(self, v: f64) -> Result<Node, Error> {
+        float(v)
+    }
+    fn serialize_char(self, v: char) -> Result<Node, Error> {
+        Ok(Node::Str(v.to_string()))
+    }
+    fn serialize_str(self, v: &str) -> Result<Node, Error> {
+        Ok(Node::Str(v.to_string()))
+    }
+    fn serialize_bytes(self, v: &[u8]) -> Result<Node, Error> {
+        Ok(Node::List(v.iter().map(|b| Node::Num(b.to_string())).collect()))
+    }
+    fn serialize_none(self) -> Result<Node, Error> {
+        Ok(Node::Null)
+    }
+    fn serialize_some<T: Serialize + ?Sized>(self, v: &T) -> Result<Node, Error> {
+        v.serialize(self)
+    }
+    fn serialize_unit(self) -> Result<Node, Error> {
+        Ok(Node::Null)
+    }
+    fn serialize_unit_struct(self, _: &'static str) -> Result<Node, Error> {
+        Ok(Node::Null)
+    }
+    fn serialize_unit_variant(self, _: &'static str, _: u32, variant: &'static str) -> Result<Node, Error> {
+        Ok(Node::Str(variant.to_string()))
+    }
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, v: &T) -> Result<Node, Error> {
+        v.serialize(self)
+    }
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+        v: &T,
+    ) -> Result<Node, Error> {
+        Ok(Node::Map(vec![(variant.to_string(), v.serialize(Tree)?)]))
+    }
+    fn serialize_seq(self, len: Option<usize>) -> Result<Seq, Error> {
+        Ok(Seq(Vec::with_capacity(len.unwrap_or(0))))
+    }
+    fn serialize_tuple(self, len: usize) -> Result<Seq, Error> {
+        self.serialize_seq(Some(len))
+    }
+    fn serialize_tuple_struct(self, _: &'static str, len: usize) -> Result<Seq, Error> {
+        self.serialize_seq(Some(len))
+    }
+    fn serialize_tuple_variant(self, _: &'static str, _: u32, _: &'static str, len: usize) -> Result<Seq, Error> {
+        self.serialize_seq(Some(len))
+    }
+    fn serialize_map(self, _: Option<usize>) -> Result<Fields, Error> {
+        Ok(Fields { fields: Vec::new(), key: None })
+    }
+    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Fields, Error> {
+        self.serialize_map(None)
+    }
+    fn serialize_struct_variant(self, _: &'static str, _: u32, _: &'static str, _: usize) -> Result<Fields, Error> {
+        self.serialize_map(None)
+    }
+}
+
+pub struct Seq(Vec<Node>);
+
+impl Seq {
+    fn push<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), Error> {
+        self.0.push(v.serialize(Tree)?);
+        Ok(())
+    }
+}
+
+impl ser::SerializeSeq for Seq {
+    type Ok = Node;
+    type Error = Error;
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), Error> {
+        self.push(v)
+    }
+    fn end(self) -> Result<Node, Error> {
+        Ok(Node::List(self.0))
+    }
+}
+
+impl ser::SerializeTuple for Seq {
+    type Ok = Node;
+    type Error = Error;
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), Error> {
+        self.push(v)
+    }
+    fn end(self) -> Result<Node, Error> {
+        Ok(Node::List(self.0))
+    }
+}
+
+impl ser::SerializeTupleStruct for Seq {
+    type Ok = Node;
+    type Error = Error;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), Error> {
+        self.push(v)
+    }
+    fn end(self) -> Result<Node, Error> {
+        Ok(Node::List(self.0))
+    }
+}
+
+impl ser::SerializeTupleVariant for Seq {
+    type Ok = Node;
+    type Error = Error;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), Error> {
+        self.push(v)
+    }
+    fn end(self) -> Result<Node, Error> {
+        Ok(Node::List(self.0))
+    }
+}
+
+pub struct Fields {
+    fields: Vec<(String, Node)>,
+    key: Option<String>,
+}
+
+impl Fields {
+    fn field<T: Serialize + ?Sized>(&mut self, key: &str, v: &T) -> Result<(), Error> {
+        self.fields.push((key.to_string(), v.serialize(Tree)?));
+        Ok(())
+    }
+}
+
+impl ser::SerializeMap for Fields {
+    type Ok = Node;
+    type Error = Error;
+    fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<(), Error> {
+        // Object keys are strings in JSON; numbers are written as their text.
+        self.key = Some(match key.serialize(Tree)? {
+            Node::Str(s) | Node::Num(s) => s,
+            _ => return Err(Error("a map key must be a string or a number".into())),
+        });
+        Ok(())
+    }
+    fn serialize_value<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), Error> {
+        let key = self.key.take().ok_or_else(|| Error("a map value without a key".into()))?;
+        self.field(&key, v)
+    }
+    fn end(self) -> Result<Node, Error> {
+        Ok(Node::Map(self.fields))
+    }
+}
+
+impl ser::SerializeStruct for Fields {
+    type Ok = Node;
+    type Error = Error;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, v: &T) -> Result<(), Error> {
+        self.field(key, v)
+    }
+    fn end(self) -> Result<Node, Error> {
+        Ok(Node::Map(self.fields))
+    }
+}
+
+impl ser::SerializeStructVariant for Fields {
+    type Ok = Node;
+    type Error = Error;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, v: &T) -> Result<(), Error> {
+        self.field(key, v)
+    }
+    fn end(self) -> Result<Node, Error> {
+        Ok(Node::Map(self.fields))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The tree prints what serde_json prints, value for value.
+    #[test]
+    fn json_reads_back_as_serde_json_writes_it() {
+        #[derive(serde::Serialize)]
+        enum E {
+            Unit,
+            New(u8),
+        }
+        #[derive(serde::Serialize)]
+        struct S {
+            text: &'static str,
+            n: u64,
+            neg: i32,
+            x: f64,
+            big: f64,
+            tiny: f64,
+            nan: f64,
+            none: Option<u8>,
+            list: Vec<&'static str>,
+            empty: Vec<u8>,
+            unit: E,
+            new: E,
+            map: std::collections::BTreeMap<u32, bool>,
+        }
+        let s = S {
+            text: "quote \" backslash \\ newline \n tab \t bell \u{7} 한국어",
+            n: u64::MAX,
+            neg: -3,
+            x: 0.1,
+            big: 3.14e23,
+            tiny: 6e-8,
+            nan: f64::NAN,
+            none: None,
+            list: vec!["a", "b"],
+            empty: vec![],
+            unit: E::Unit,
+            new: E::New(7),
+            map: [(1, true), (2, false)].into_iter().collect(),
+        };
+        let tree = to_tree(&s).unwrap();
+        let expected = serde_json::to_value(&s).unwrap();
+        for text in [to_json(&tree), to_compact_json(&tree)] {
+            assert_eq!(serde_json::from_str::<serde_json::Value>(&text).unwrap(), expected, "{text}");
+        }
+        assert_eq!(to_json(&Node::List(vec![])), "[]");
+    }
+}
