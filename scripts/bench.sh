@@ -9,6 +9,6 @@ source scripts/env.sh
 bash scripts/build.sh
 bash scripts/build.sh bench/blank/index.html --dist target/blank-dist
 NATIVE_BENCH=$(cargo run --quiet --profile bench-native --example bench) \
-WASM_TOOLCHAIN="$(bash scripts/size-toolchain.sh || echo "stable (no size-optimised build)")" \
+WASM_TOOLCHAIN="$(cat target/wasm-toolchain.txt)" \
 MACHINE="$(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo)" \
   node tests/bench/bench.mjs

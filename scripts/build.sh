@@ -8,10 +8,17 @@ cd "$(dirname "$0")/.."
 source scripts/env.sh
 if tc=$(bash scripts/size-toolchain.sh); then
   echo "build: size-optimised wasm with $tc (-Zbuild-std, panic=immediate-abort)"
-  export RUSTUP_TOOLCHAIN=$tc
-  export CARGO_UNSTABLE_BUILD_STD=std,panic_abort
-  export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none"
+  if RUSTUP_TOOLCHAIN=$tc CARGO_UNSTABLE_BUILD_STD=std,panic_abort \
+    CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none" \
+    trunk build "$@" --release --offline=true; then
+    echo "$tc (size-optimised)" > target/wasm-toolchain.txt
+    exit 0
+  fi
+  # An optional optimisation must not cost the site: a failure here (say, the
+  # standard library's crates not fetched) falls back to the stable build.
+  echo "build: the size-optimised build failed; building with stable"
 else
   echo "build: stable toolchain (TMATH_STABLE=1, or no pinned nightly with rust-src): the wasm is about 28 KiB larger gzipped"
 fi
 trunk build "$@" --release --offline=true
+echo "stable" > target/wasm-toolchain.txt

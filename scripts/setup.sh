@@ -55,5 +55,11 @@ if [ "${TMATH_STABLE:-0}" != 1 ] && ! bash scripts/size-toolchain.sh >/dev/null;
   bash scripts/size-toolchain.sh --install >/dev/null || say "not available: the wasm builds with stable (larger)"
 fi
 
-# Offline builds need every crate fetched beforehand.
+# Offline builds need every crate fetched beforehand; -Zbuild-std also needs the
+# standard library's own dependencies (from the toolchain's rust-src lockfile).
 cargo fetch --quiet
+if tc=$(bash scripts/size-toolchain.sh); then
+  library="$(rustup run "$tc" rustc --print sysroot)/lib/rustlib/src/rust/library/Cargo.toml"
+  rustup run "$tc" cargo fetch --quiet --manifest-path "$library" \
+    || say "could not fetch the standard library's crates: the wasm builds with stable"
+fi

@@ -33,7 +33,7 @@ for f in $(find dist -type f | sort); do
   total=$((total + gz))
   awk -v raw="$(wc -c < "$f")" -v gz="$gz" -v name="${f#dist/}" 'BEGIN { printf "%10d B  %8.1f KiB gz  %s\n", raw, gz / 1024, name }'
 done
-awk -v t="$total" 'BEGIN { printf "%23.1f KiB gz  total\n", t / 1024 }'
+awk -v t="$total" 'BEGIN { printf "%23.1f KiB gz  all of dist/ (what a visit fetches: scripts/bench.sh)\n", t / 1024 }'
 
 passed=0; failed=0
 if [ -f "$log/cargo-test.log" ]; then
