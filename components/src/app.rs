@@ -127,13 +127,14 @@ pub fn App() -> impl IntoView {
         write_url.poke();
     });
     Effect::new(move |_| set_document_lang(ctx.lang.get()));
-    if ctx.page.with_untracked(|p| p.embed) {
+    // Embedding is fixed by the link the page was opened with.
+    let embed = ctx.page.with_untracked(|p| p.embed);
+    if embed {
         watch_height();
     }
     let keys = window_event_listener(leptos::ev::keydown, move |ev| present_key(&ev, ctx));
     on_cleanup(move || keys.remove());
 
-    let embed = move || ctx.page.with(|p| p.embed);
     let view_only = move || ctx.page.with(|p| p.view.clone());
     view! {
         <div
@@ -142,10 +143,7 @@ pub fn App() -> impl IntoView {
             class:present=move || ctx.page.with(|p| p.present)
             data-view-only=text(move || view_only().unwrap_or_default())
         >
-            <Show when=move || !embed()>
-                <Header />
-                <TeachingBar />
-            </Show>
+            {(!embed).then(|| view! { <Header /> <TeachingBar /> })}
             <Show when=move || ctx.page.with(|p| p.present)>
                 <p class="present-help"><Tr key="present-help" /></p>
             </Show>
@@ -162,11 +160,11 @@ pub fn App() -> impl IntoView {
                     <FpPanel />
                 </div>
             </main>
-            <Show when=move || !embed()>
+            {(!embed).then(|| view! {
                 <footer>
                     <p><Tr key="source" /> " · " {move || ctx.t(if ctx.page.with(|p| p.units) == tmath::units::ByteUnit::Gib { "unit-note-gib" } else { "unit-note-gb" })}</p>
                 </footer>
-            </Show>
+            })}
         </div>
     }
 }

@@ -149,9 +149,7 @@ pub fn PlannerPanel() -> impl IntoView {
                     </tbody>
                 </table>
             </div>
-            <Show when=move || rows().is_empty()>
-                <p class="detail"><Tr key="no-layout" /></p>
-            </Show>
+            <p class="detail" hidden=move || !rows().is_empty()><Tr key="no-layout" /></p>
         </section>
     }
 }
