@@ -248,49 +248,28 @@ impl Seq {
     }
 }
 
-impl ser::SerializeSeq for Seq {
-    type Ok = Node;
-    type Error = Error;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), Error> {
-        self.push(v)
-    }
-    fn end(self) -> Result<Node, Error> {
-        Ok(Node::List(self.0))
-    }
+/// serde's four sequence traits differ only in their method's name.
+macro_rules! seq_impl {
+    ($($trait:ident :: $method:ident),*) => {$(
+        impl ser::$trait for Seq {
+            type Ok = Node;
+            type Error = Error;
+            fn $method<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), Error> {
+                self.push(v)
+            }
+            fn end(self) -> Result<Node, Error> {
+                Ok(Node::List(self.0))
+            }
+        }
+    )*};
 }
 
-impl ser::SerializeTuple for Seq {
-    type Ok = Node;
-    type Error = Error;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), Error> {
-        self.push(v)
-    }
-    fn end(self) -> Result<Node, Error> {
-        Ok(Node::List(self.0))
-    }
-}
-
-impl ser::SerializeTupleStruct for Seq {
-    type Ok = Node;
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), Error> {
-        self.push(v)
-    }
-    fn end(self) -> Result<Node, Error> {
-        Ok(Node::List(self.0))
-    }
-}
-
-impl ser::SerializeTupleVariant for Seq {
-    type Ok = Node;
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), Error> {
-        self.push(v)
-    }
-    fn end(self) -> Result<Node, Error> {
-        Ok(Node::List(self.0))
-    }
-}
+seq_impl!(
+    SerializeSeq::serialize_element,
+    SerializeTuple::serialize_element,
+    SerializeTupleStruct::serialize_field,
+    SerializeTupleVariant::serialize_field
+);
 
 pub struct Fields {
     fields: Vec<(String, Node)>,
@@ -324,27 +303,23 @@ impl ser::SerializeMap for Fields {
     }
 }
 
-impl ser::SerializeStruct for Fields {
-    type Ok = Node;
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, v: &T) -> Result<(), Error> {
-        self.field(key, v)
-    }
-    fn end(self) -> Result<Node, Error> {
-        Ok(Node::Map(self.fields))
-    }
+/// A struct and a struct variant both write named fields.
+macro_rules! struct_impl {
+    ($($trait:ident),*) => {$(
+        impl ser::$trait for Fields {
+            type Ok = Node;
+            type Error = Error;
+            fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, v: &T) -> Result<(), Error> {
+                self.field(key, v)
+            }
+            fn end(self) -> Result<Node, Error> {
+                Ok(Node::Map(self.fields))
+            }
+        }
+    )*};
 }
 
-impl ser::SerializeStructVariant for Fields {
-    type Ok = Node;
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, v: &T) -> Result<(), Error> {
-        self.field(key, v)
-    }
-    fn end(self) -> Result<Node, Error> {
-        Ok(Node::Map(self.fields))
-    }
-}
+struct_impl!(SerializeStruct, SerializeStructVariant);
 
 #[cfg(test)]
 mod tests {
