@@ -48,18 +48,15 @@ if [ "$NEED_BROWSER" = 1 ]; then
   fi
 fi
 
-# The pinned nightly (with rust-src) that builds the size-optimised wasm; without
-# it the site builds with stable, larger (scripts/size-toolchain.sh says why).
-if [ "${TMATH_STABLE:-0}" != 1 ] && ! bash scripts/size-toolchain.sh >/dev/null; then
-  say "adding the pinned nightly's rust-src for the size-optimised wasm"
-  bash scripts/size-toolchain.sh --install >/dev/null || say "not available: the wasm builds with stable (larger)"
-fi
-
-# Offline builds need every crate fetched beforehand; -Zbuild-std also needs the
-# standard library's own dependencies (from the toolchain's rust-src lockfile).
+# Offline builds need every crate fetched beforehand. The size-optimised wasm
+# needs the pinned nightly with rust-src (added here if missing) and, for
+# -Zbuild-std, the standard library's own crates (from its lockfile); without
+# them the site builds with stable, larger (scripts/size-toolchain.sh says why).
 cargo fetch --quiet
-if tc=$(bash scripts/size-toolchain.sh); then
+if tc=$(bash scripts/size-toolchain.sh --install); then
   library="$(rustup run "$tc" rustc --print sysroot)/lib/rustlib/src/rust/library/Cargo.toml"
   rustup run "$tc" cargo fetch --quiet --manifest-path "$library" \
     || say "could not fetch the standard library's crates: the wasm builds with stable"
+else
+  say "no size-optimised toolchain (TMATH_STABLE=1, or not available): the wasm builds with stable (larger)"
 fi

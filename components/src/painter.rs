@@ -80,8 +80,6 @@ pub enum Baseline {
 pub struct Painter {
     ctx: CanvasRenderingContext2d,
     dpr: f64,
-    /// The fill colour last set (a string the browser parses too).
-    fill: RefCell<String>,
 }
 
 impl Painter {
@@ -93,19 +91,7 @@ impl Painter {
         // computed direction: another forced style recalculation per step.
         // (web-sys has no binding for `direction`.)
         let _ = js_sys::Reflect::set(&ctx, &"direction".into(), &"ltr".into());
-        Some(Painter { ctx, dpr, fill: RefCell::new(String::new()) })
-    }
-
-    /// Forgets the fill colour set: plotters draws on the same context.
-    pub fn forget(&self) {
-        self.fill.borrow_mut().clear();
-    }
-
-    fn fill(&self, color: &str) {
-        if *self.fill.borrow() != color {
-            color.clone_into(&mut self.fill.borrow_mut());
-            self.ctx.set_fill_style_str(color);
-        }
+        Some(Painter { ctx, dpr })
     }
 
     /// Width of `text` in device pixels.
@@ -124,7 +110,7 @@ impl Painter {
             Baseline::Middle => "middle",
             Baseline::Bottom => "bottom",
         });
-        self.fill(color);
+        self.ctx.set_fill_style_str(color);
         let _ = self.ctx.fill_text(text, x, y);
         if bold {
             self.ctx.set_stroke_style_str(color);
@@ -149,7 +135,6 @@ impl Painter {
             Some(t)
         });
         if let Some(tile) = tile {
-            self.fill.borrow_mut().clear();
             self.ctx.set_fill_style_canvas_pattern(&tile);
             self.ctx.fill_rect(x0, y0, x1 - x0, y1 - y0);
         }
@@ -157,7 +142,7 @@ impl Painter {
 
     /// A filled rectangle (a label's background patch).
     pub fn rect(&self, x0: f64, y0: f64, x1: f64, y1: f64, color: &str) {
-        self.fill(color);
+        self.ctx.set_fill_style_str(color);
         self.ctx.fill_rect(x0, y0, x1 - x0, y1 - y0);
     }
 }

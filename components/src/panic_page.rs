@@ -50,8 +50,8 @@ fn messages() -> wasm_bindgen::JsValue {
 
 pub fn install() {
     guard(&messages());
-    // Only where a panic unwinds or aborts through the hook (not immediate-abort).
+    // Only where a panic runs the hook (not immediate-abort). It logs the panic;
+    // the abort that follows traps, and the guard shows the page.
     #[cfg(any(panic = "abort", panic = "unwind"))]
-    // It logs the panic; the abort that follows traps, and the guard shows the page.
     std::panic::set_hook(Box::new(console_error_panic_hook::hook));
 }

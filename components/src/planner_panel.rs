@@ -149,7 +149,7 @@ pub fn PlannerPanel() -> impl IntoView {
                     </tbody>
                 </table>
             </div>
-            <p class="detail" hidden=move || !rows().is_empty()><Tr key="no-layout" /></p>
+            <p class="detail" hidden=move || report.with(|r| r.layouts.iter().any(|l| l.fits))><Tr key="no-layout" /></p>
         </section>
     }
 }

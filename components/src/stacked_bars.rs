@@ -152,7 +152,6 @@ fn draw(surface: &Surface, scene: &Scene) -> Option<()> {
     ))
     .ok()?;
     root.present().ok()?;
-    text.forget();
     // Text last, on top of the shapes.
     for r in &rects {
         let value = scene.bars[r.bar].segments[r.part];
@@ -235,7 +234,6 @@ pub fn drawn_canvas(height: f64, font_px: f64, draw: impl Fn(&Surface) + 'static
         }
         surface.with_value(|s| {
             if let Some(s) = s {
-                s.text.forget();
                 draw(s);
             }
         });
