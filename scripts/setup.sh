@@ -27,10 +27,10 @@ if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WASM_BINDGEN_VERS
   cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --force
 fi
 
-# wasm-opt from npm's binaryen 132 (Debian's 108 breaks the module) and playwright-core.
+# wasm-opt from npm's binaryen 132 (Debian's 108 breaks the module), terser and playwright-core.
 lock_sum=$(sha256sum package-lock.json | cut -d' ' -f1)
 if [ "$(cat node_modules/.lock-sum 2>/dev/null)" != "$lock_sum" ]; then
-  say "installing npm packages (binaryen, playwright-core)"
+  say "installing npm packages (binaryen, terser, playwright-core)"
   npm ci --no-audit --no-fund --loglevel=error
   echo "$lock_sum" > node_modules/.lock-sum
 fi

@@ -1,0 +1,124 @@
+// Trunk post-build hook, on the staging directory (one script: trunk runs the
+// hooks of a stage at the same time, and these steps must run in order).
+// 1. Drops dead exports. Leptos always builds server_fn's browser client, whose
+//    wasm-streams dependency exports three stream classes to JavaScript;
+//    nothing here streams. Their wasm exports go (with the code only they
+//    reach), and so do their classes in wasm-bindgen's glue.
+// 2. Minifies the glue (terser) and the stylesheet (comments and whitespace
+//    only); drops index.html's comments. Trunk's own minifier fails on the glue.
+// 3. Updates the integrity hashes, and pins a Content-Security-Policy into
+//    index.html that allows only the site's own files, plus trunk's one inline
+//    loader by its hash. Nothing else may run, load or connect: no fonts,
+//    analytics or CDNs.
+import fs from "node:fs";
+import path from "node:path";
+import crypto from "node:crypto";
+import { execFileSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { minify } from "terser";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+// The dead classes: IntoUnderlyingByteSource, IntoUnderlyingSink, IntoUnderlyingSource.
+const DEAD = "IntoUnderlying";
+const dir = process.env.TRUNK_STAGING_DIR ?? process.argv[2];
+const file = path.join(dir, "index.html");
+let html = fs.readFileSync(file, "utf8");
+
+/** Stylesheet minification that cannot change a rule: drops comments and
+ * collapses whitespace outside strings; spaces next to `{`, `}` and `;` go. */
+function minifyCss(css) {
+  return css
+    .split(/("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')/)
+    .map((part, i) =>
+      i % 2 ? part : part.replace(/\/\*[\s\S]*?\*\//g, "").replace(/\s+/g, " ").replace(/\s*([{};])\s*/g, "$1"),
+    )
+    .join("")
+    .replaceAll(";}", "}")
+    .trim();
+}
+
+/** wasm-bindgen's glue without the `DEAD…` classes (each `export class X {`
+ * … `}` at the start of a line, and its `Symbol.dispose` line); their
+ * finalization registries are then unused and terser drops them. */
+function dropDeadClasses(js) {
+  const names = [...js.matchAll(new RegExp(`^export class (${DEAD}\\w*) \\{$`, "gm"))].map((m) => m[1]);
+  if (names.length === 0) throw new Error(`wasm-bindgen glue has no ${DEAD}… class: update DEAD in scripts/post-build.mjs`);
+  for (const name of names) {
+    const start = js.indexOf(`export class ${name} {`);
+    const end = js.indexOf("\n}\n", start);
+    js = js.slice(0, start) + js.slice(end + 3);
+    js = js.replace(`if (Symbol.dispose) ${name}.prototype[Symbol.dispose] = ${name}.prototype.free;\n`, "");
+  }
+  return js;
+}
+
+async function shrink(rel, text) {
+  if (rel.endsWith(".css")) return minifyCss(text);
+  if (/^tmath-web-[0-9a-f]+\.js$/.test(rel)) text = dropDeadClasses(text);
+  const out = await minify(text, { module: true, ecma: 2020, compress: { passes: 2 }, mangle: true });
+  if (!out.code) throw new Error(`terser returned nothing for ${rel}`);
+  return out.code;
+}
+
+const sri = (bytes) => "sha384-" + crypto.createHash("sha384").update(bytes).digest("base64");
+/** Replaces the integrity hash of the tag that loads `rel`. */
+function setHash(rel, bytes) {
+  const at = html.indexOf(`href="./${rel}"`);
+  const tagEnd = html.indexOf(">", at);
+  const hashAt = html.indexOf('integrity="sha384-', at);
+  if (at < 0 || hashAt < 0 || hashAt > tagEnd) throw new Error(`index.html has no integrity hash for ${rel}`);
+  const hashEnd = html.indexOf('"', hashAt + 'integrity="'.length);
+  html = html.slice(0, hashAt) + `integrity="${sri(bytes)}` + html.slice(hashEnd);
+}
+
+// 1. The wasm without the dead exports.
+const wasm = fs.readdirSync(dir).find((f) => f.endsWith("_bg.wasm"));
+const wasmPath = path.join(dir, wasm);
+const wasmBefore = fs.statSync(wasmPath).size;
+// The features rustc's wasm32 target emits (more would let wasm-opt use
+// instructions older browsers lack). -Oz again after the removal: 0.6 KB
+// smaller gzipped than removing the unreachable code alone.
+const FEATURES = ["bulk-memory", "nontrapping-float-to-int", "sign-ext", "reference-types", "multivalue", "mutable-globals"];
+execFileSync(path.join(ROOT, "node_modules/.bin/wasm-opt"), [
+  ...FEATURES.map((f) => `--enable-${f}`),
+  "--remove-exports", `--pass-arg=remove-exports@*${DEAD.toLowerCase()}*`, "-Oz",
+  wasmPath, "-o", wasmPath,
+]);
+setHash(wasm, fs.readFileSync(wasmPath));
+console.log(`post-build: ${wasm} ${wasmBefore} → ${fs.statSync(wasmPath).size} bytes`);
+
+// 2. Every local script and stylesheet index.html names with an integrity hash.
+const refs = [...html.matchAll(/href="\.\/([^"]+\.(?:js|css))"[^>]*?integrity="sha384-[^"]+"/g)].map((m) => m[1]);
+if (!refs.some((f) => f.endsWith(".css")) || !refs.some((f) => f.endsWith(".js")))
+  throw new Error("index.html names no hashed stylesheet or script: did trunk's output change?");
+for (const rel of refs) {
+  const asset = path.join(dir, rel);
+  const before = fs.readFileSync(asset, "utf8");
+  const after = await shrink(rel, before);
+  fs.writeFileSync(asset, after);
+  setHash(rel, Buffer.from(after));
+  console.log(`post-build: ${rel} ${Buffer.byteLength(before)} → ${Buffer.byteLength(after)} bytes`);
+}
+html = html.replace(/<!--[\s\S]*?-->\s*/g, "");
+
+// 3. The policy.
+const scripts = [...html.matchAll(/<script type="module">([\s\S]*?)<\/script>/g)].map((m) => m[1]);
+if (scripts.length !== 1) throw new Error(`expected one inline loader script, found ${scripts.length}`);
+const loaderHash = crypto.createHash("sha256").update(scripts[0]).digest("base64");
+const policy = [
+  "default-src 'none'",
+  `script-src 'self' 'sha256-${loaderHash}' 'wasm-unsafe-eval'`,
+  // Leptos and the charts set style attributes.
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "connect-src 'self'",
+  "manifest-src 'self'",
+  "base-uri 'self'",
+  "form-action 'none'",
+  "object-src 'none'",
+].join("; ");
+const meta = `<meta http-equiv="Content-Security-Policy" content="${policy}" />`;
+html = html.replace(/<meta charset="utf-8" \/>/, (m) => `${m}\n    ${meta}`);
+if (!html.includes(meta)) throw new Error("no <meta charset> to anchor the policy");
+fs.writeFileSync(file, html);
+console.log(`post-build: pinned the loader script sha256-${loaderHash}`);
