@@ -7,7 +7,6 @@ use crate::geometry::{log_pos, log_ticks, Area};
 use crate::painter::{Align, Baseline};
 use crate::stacked_bars::{css_color, drawn_canvas, prefers_dark, Surface, PALETTE};
 use leptos::prelude::*;
-use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 use tmath::units::{format_count, format_sig, ByteUnit};
 
@@ -71,10 +70,10 @@ fn draw(surface: &Surface, s: &LineScene) -> Option<()> {
     let (y0, y1) = (y0 / 1.3, y1 * 1.3);
     let x1 = if x1 > x0 { x1 } else { x0 * 10.0 };
     let dark = prefers_dark();
-    let (fg, grid, line) = if dark {
-        (RGBColor(230, 230, 230), RGBColor(70, 70, 70), RGBColor(255, 99, 99))
+    let (fg, grid, line_css) = if dark {
+        (RGBColor(230, 230, 230), RGBColor(70, 70, 70), "rgb(255,99,99)")
     } else {
-        (RGBColor(30, 30, 30), RGBColor(225, 225, 225), RGBColor(200, 0, 0))
+        (RGBColor(30, 30, 30), RGBColor(225, 225, 225), "rgb(200,0,0)")
     };
     let fg_css = if dark { "rgb(230,230,230)" } else { "rgb(30,30,30)" };
     root.fill(&if dark { RGBColor(18, 20, 23) } else { WHITE }).ok()?;
@@ -95,13 +94,8 @@ fn draw(surface: &Surface, s: &LineScene) -> Option<()> {
     ))
     .ok()?;
     if let Some(c) = s.capacity {
-        root.draw(&DashedPathElement::new(
-            vec![(px(a.left), px(y(c))), (px(a.right), px(y(c)))],
-            px(6.0 * dpr),
-            px(4.0 * dpr),
-            line.stroke_width((2.0 * dpr) as u32),
-        ))
-        .ok()?;
+        let yc = px(y(c)) as f64;
+        text.dashed_line(a.left.round(), yc, a.right.round(), yc, 6.0 * dpr, 4.0 * dpr, (2.0 * dpr).floor(), line_css);
     }
     if let Some(m) = s.marker.filter(|m| *m >= x0 && *m <= x1) {
         root.draw(&PathElement::new(

@@ -140,6 +140,22 @@ impl Painter {
         }
     }
 
+    /// A dashed straight line in one stroke (plotters' dashed path draws every
+    /// dash as a path of its own, each setting the stroke style again: across
+    /// the bar chart, 87 strokes a slider step).
+    #[allow(clippy::too_many_arguments)]
+    pub fn dashed_line(&self, x0: f64, y0: f64, x1: f64, y1: f64, dash: f64, gap: f64, width: f64, color: &str) {
+        let pattern = js_sys::Array::of2(&dash.into(), &gap.into());
+        let _ = self.ctx.set_line_dash(&pattern);
+        self.ctx.set_stroke_style_str(color);
+        self.ctx.set_line_width(width);
+        self.ctx.begin_path();
+        self.ctx.move_to(x0, y0);
+        self.ctx.line_to(x1, y1);
+        self.ctx.stroke();
+        let _ = self.ctx.set_line_dash(&js_sys::Array::new());
+    }
+
     /// A filled rectangle (a label's background patch).
     pub fn rect(&self, x0: f64, y0: f64, x1: f64, y1: f64, color: &str) {
         self.ctx.set_fill_style_str(color);

@@ -7,7 +7,6 @@ use crate::geometry::{axis_max, bar_x, stacked_rects, ticks, y_of, Area, Bar};
 use crate::painter::{Align, Baseline, Painter};
 use leptos::prelude::*;
 use plotters::coord::Shift;
-use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
 use tmath::units::{format_sig, ByteUnit, Bytes};
@@ -35,7 +34,6 @@ pub fn css_color(part: usize) -> String {
 struct Theme {
     bg: RGBColor,
     grid: RGBColor,
-    line: RGBColor,
     fg_css: &'static str,
     bg_css: &'static str,
     line_css: &'static str,
@@ -56,7 +54,6 @@ fn theme() -> Theme {
         Theme {
             bg: RGBColor(18, 20, 23),
             grid: RGBColor(70, 70, 70),
-            line: RGBColor(255, 99, 99),
             fg_css: "rgb(230,230,230)",
             bg_css: "rgb(18,20,23)",
             line_css: "rgb(255,99,99)",
@@ -65,7 +62,6 @@ fn theme() -> Theme {
         Theme {
             bg: RGBColor(255, 255, 255),
             grid: RGBColor(225, 225, 225),
-            line: RGBColor(200, 0, 0),
             fg_css: "rgb(30,30,30)",
             bg_css: "rgb(255,255,255)",
             line_css: "rgb(200,0,0)",
@@ -143,15 +139,10 @@ fn draw(surface: &Surface, scene: &Scene) -> Option<()> {
         // A thin gap between segments keeps them apart.
         root.draw(&PathElement::new(vec![(px(r.x0), px(r.y0)), (px(r.x1), px(r.y0))], th.bg.stroke_width(1))).ok()?;
     }
-    let y = y_of(scene.capacity, max, area);
-    root.draw(&DashedPathElement::new(
-        vec![(px(area.left), px(y)), (px(area.right), px(y))],
-        px(6.0 * dpr),
-        px(4.0 * dpr),
-        th.line.stroke_width(px(2.0 * dpr).max(1) as u32),
-    ))
-    .ok()?;
     root.present().ok()?;
+    let y = px(y_of(scene.capacity, max, area)) as f64;
+    let width = px(2.0 * dpr).max(1) as f64;
+    text.dashed_line(area.left.round(), y, area.right.round(), y, 6.0 * dpr, 4.0 * dpr, width, th.line_css);
     // Text last, on top of the shapes.
     for r in &rects {
         let value = scene.bars[r.bar].segments[r.part];

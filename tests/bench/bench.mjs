@@ -4,7 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
 import { launch, ROOT } from "../e2e/harness.mjs";
-import { serveDir, sliderSteps } from "./common.mjs";
+import { serveDir, sliderSteps, stages, traced } from "./common.mjs";
 
 const APP = path.join(ROOT, "dist");
 const BLANK = path.join(ROOT, "target/blank-dist");
@@ -81,6 +81,26 @@ const STATIC = path.join(ROOT, "target/static-copy");
   fs.writeFileSync(path.join(STATIC, "index.html"), html);
   for (const s of sizes.filter((s) => s.file.endsWith(".css"))) fs.copyFileSync(path.join(APP, s.file), path.join(STATIC, s.file));
 }
+// 2c. Where the app's time to first result goes: one traced load, the main
+// thread's work up to the frame that shows the result.
+let loadStages, loadShown;
+{
+  const context = await browser.newContext({ viewport: { width: 1360, height: 1000 } });
+  const page = await context.newPage();
+  await page.addInitScript(() => {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) if (e.identifier === "first-result") window.__shown = e.renderTime || e.loadTime;
+    }).observe({ type: "element", buffered: true });
+  });
+  const { events, origin } = await traced(page, async () => {
+    await page.goto(app.url);
+    await page.waitForFunction(() => window.__shown !== undefined);
+  });
+  loadShown = await page.evaluate(() => window.__shown);
+  const cutoff = origin + loadShown * 1000;
+  loadStages = stages(events.filter((e) => e.ts >= origin && e.ts + e.dur <= cutoff));
+  await context.close();
+}
 const staticCopy = await serveDir(STATIC);
 const staticFirst = await firstPaint(staticCopy.url);
 staticCopy.close();
@@ -91,6 +111,10 @@ const page = await context.newPage();
 await page.goto(app.url);
 await page.waitForSelector('[data-testid="per-gpu-total"]');
 const latency = await sliderSteps(page, 200);
+// 3b. Where a step's main-thread time goes: a separate, traced run (tracing
+// slows the page, so these figures explain the ones above, not replace them).
+const TRACED_STEPS = 50;
+const stepStages = stages((await traced(page, () => sliderSteps(page, TRACED_STEPS))).events);
 // 4. The planner in wasm.
 const planner405 = await page.evaluate(() => window.wasmBindings.bench_planner("llama-3-405b", 20));
 const planner70 = await page.evaluate(() => window.wasmBindings.bench_planner("llama-2-70b", 20));
@@ -123,6 +147,15 @@ const lines = [
       const budget = /ns per full evaluation/.test(l) ? "< 1 µs per evaluation" : "—";
       return `| native ${what} | ${rest.join(":").trim()} | ${budget} |`;
     }),
+  "",
+  "## Where the time goes (main thread, traced runs)",
+  "",
+  "Tracing slows the page: these runs explain the figures above and are not part of them. Self time per stage; a layout that script forces counts as layout.",
+  "",
+  `| stage | slider step (ms, mean of ${TRACED_STEPS}) | load until the first result (ms, one load shown at ${loadShown.toFixed(0)} ms) |`,
+  "|---|---|---|",
+  ...[...stepStages.keys()].map((k) => `| ${k} | ${(stepStages.get(k) / TRACED_STEPS).toFixed(2)} | ${loadStages.get(k).toFixed(0)} |`),
+  `| main thread busy | ${([...stepStages.values()].reduce((a, b) => a + b, 0) / TRACED_STEPS).toFixed(2)} | ${[...loadStages.values()].reduce((a, b) => a + b, 0).toFixed(0)} |`,
   "",
   "## dist/ (gzip -9)",
   "",

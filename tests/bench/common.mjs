@@ -46,3 +46,61 @@ export function sliderSteps(page, steps) {
     return { work, frame, longTasks };
   }, steps);
 }
+
+/**
+ * Runs `fn` while Chromium traces the page, and returns `fn`'s result with the
+ * renderer main thread's complete trace events.
+ */
+export async function traced(page, fn) {
+  const cdp = await page.context().newCDPSession(page);
+  const events = [];
+  cdp.on("Tracing.dataCollected", (e) => events.push(...e.value));
+  const done = new Promise((r) => cdp.once("Tracing.tracingComplete", r));
+  await cdp.send("Tracing.start", {
+    categories: "devtools.timeline,disabled-by-default-devtools.timeline,blink.user_timing,v8.execute",
+    transferMode: "ReportEvents",
+  });
+  const result = await fn();
+  await cdp.send("Tracing.end");
+  await done;
+  await cdp.detach();
+  const main = events.find((e) => e.name === "thread_name" && e.args?.name === "CrRendererMain");
+  const onMain = events.filter((e) => main && e.pid === main.pid && e.tid === main.tid && e.ph === "X" && e.dur);
+  // The page's time origin on the trace clock (µs), for `performance.now()` figures.
+  const nav = events.filter((e) => e.name === "navigationStart" && e.args?.data?.isLoadingMainFrame && /^http/.test(e.args.data.documentLoaderURL ?? ""));
+  return { result, events: onMain, origin: nav.at(-1)?.ts };
+}
+
+/** What each trace event's own time (its children's taken out) counts as. */
+const STAGE = [
+  ["style", /^(UpdateLayoutTree|RecalculateStyles|ParseAuthorStyleSheet)$/],
+  ["layout", /^(Layout|UpdateLayer)$/],
+  ["pre-paint", /^PrePaint$/],
+  ["paint", /^Paint/],
+  ["layerize", /^Layerize$/],
+  ["commit", /^Commit$/],
+  ["script", /^(FunctionCall|EvaluateScript|EventDispatch|FireAnimationFrame|TimerFire|RunMicrotasks|v8\.|V8\.|MinorGC|MajorGC|ResizeObserver|IntersectionObserver)/],
+];
+
+/**
+ * Main-thread self time per stage (script, style, layout, pre-paint, paint,
+ * layerize, commit, other) in ms, from `traced` events: nested events are
+ * counted once, in the innermost stage (a layout forced by script is layout);
+ * "other" is what no stage names, the task scheduler's own time included.
+ */
+export function stages(events) {
+  const sorted = [...events].sort((a, b) => a.ts - b.ts || b.dur - a.dur);
+  const self = new Map(sorted.map((e) => [e, e.dur]));
+  const open = [];
+  for (const e of sorted) {
+    while (open.length && open[open.length - 1].ts + open[open.length - 1].dur <= e.ts) open.pop();
+    if (open.length) self.set(open[open.length - 1], self.get(open[open.length - 1]) - e.dur);
+    open.push(e);
+  }
+  const out = new Map([...STAGE.map(([s]) => [s, 0]), ["other", 0]]);
+  for (const [e, us] of self) {
+    const stage = STAGE.find(([, re]) => re.test(e.name))?.[0] ?? "other";
+    out.set(stage, out.get(stage) + us / 1000);
+  }
+  return out;
+}

@@ -6,7 +6,7 @@
 // wasm function names and runs this on it.
 import path from "node:path";
 import { launch, ROOT } from "../e2e/harness.mjs";
-import { serveDir, sliderSteps } from "./common.mjs";
+import { serveDir, sliderSteps, stages, traced } from "./common.mjs";
 
 const dir = path.resolve(process.argv[2] ?? path.join(ROOT, "dist"));
 const steps = Number(process.argv[3] ?? 100);
@@ -21,26 +21,17 @@ await page.waitForSelector('[data-testid="per-gpu-total"]');
 if (process.env.CSS) await page.addStyleTag({ content: process.env.CSS });
 await page.waitForTimeout(500);
 const cdp = await page.context().newCDPSession(page);
-
-const events = [];
-cdp.on("Tracing.dataCollected", (e) => events.push(...e.value));
-const done = new Promise((r) => cdp.once("Tracing.tracingComplete", r));
 await cdp.send("Profiler.enable");
 await cdp.send("Profiler.setSamplingInterval", { interval: 100 });
 await cdp.send("Profiler.start");
-await cdp.send("Tracing.start", { categories: "devtools.timeline,disabled-by-default-devtools.timeline", transferMode: "ReportEvents" });
-const { work } = await sliderSteps(page, steps);
-await cdp.send("Tracing.end");
-await done;
+const { result: work, events } = await traced(page, async () => (await sliderSteps(page, steps)).work);
 const { profile } = await cdp.send("Profiler.stop");
 await browser.close();
 server.close();
 
 // Main-thread top-level time per event name (complete events, self-nesting ignored).
-const main = events.find((e) => e.name === "thread_name" && e.args?.name === "CrRendererMain");
 const byName = new Map();
 for (const e of events) {
-  if (!main || e.pid !== main.pid || e.tid !== main.tid || e.ph !== "X" || !e.dur) continue;
   byName.set(e.name, (byName.get(e.name) ?? 0) + e.dur / 1000);
 }
 const sorted = (m) => [...m].sort((a, b) => b[1] - a[1]);
@@ -48,6 +39,8 @@ const s = [...work].sort((a, b) => a - b);
 console.log(`${steps} steps: input → next task p50 ${s[steps >> 1].toFixed(1)} ms, p95 ${s[Math.floor(steps * 0.95)].toFixed(1)} ms`);
 console.log("\nmain thread, ms per step, by trace event (nested events overlap):");
 for (const [name, ms] of sorted(byName).slice(0, 16)) console.log(`  ${(ms / steps).toFixed(2).padStart(7)}  ${name}`);
+console.log("\nmain thread, ms per step, self time by stage:");
+for (const [stage, ms] of stages(events)) console.log(`  ${(ms / steps).toFixed(2).padStart(7)}  ${stage}`);
 
 // Self time per function from the sampling profile.
 const self = new Map();
@@ -64,7 +57,7 @@ for (const [name, ms] of sorted(self).filter(([n]) => n !== "(idle)" && n !== "(
   console.log(`  ${(ms / steps).toFixed(3).padStart(7)}  ${name.slice(0, 110)}`);
 
 if (process.env.DETAIL) {
-  const mainEvents = events.filter((e) => main && e.pid === main.pid && e.tid === main.tid);
+  const mainEvents = events;
   const layouts = mainEvents.filter((e) => e.name === "Layout" && e.ph === "X");
   console.log("\nLayout events:", layouts.length, "sample args:", JSON.stringify(layouts.slice(-3).map((e) => [e.dur, e.args])).slice(0, 1500));
   const paints = mainEvents.filter((e) => e.name === "Paint");
@@ -111,7 +104,7 @@ if (process.env.CALLERS) {
 // Forced style/layout: recalculations inside script (a rAF callback or a task's
 // script), not in the frame's own rendering step.
 if (process.env.DETAIL) {
-  const onMain = events.filter((e) => main && e.pid === main.pid && e.tid === main.tid && e.ph === "X");
+  const onMain = events;
   const scripts = onMain.filter((e) => e.name === "FireAnimationFrame" || e.name === "TimerFire" || e.name === "EventDispatch");
   const inside = (e) => scripts.some((s) => e.ts >= s.ts && e.ts + e.dur <= s.ts + s.dur);
   for (const name of ["UpdateLayoutTree", "Layout"]) {
