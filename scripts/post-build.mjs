@@ -1,9 +1,10 @@
 // Trunk post-build hook, on the staging directory (one script: trunk runs the
 // hooks of a stage at the same time, and these steps must run in order).
-// 1. Drops dead exports. Leptos always builds server_fn's browser client, whose
-//    wasm-streams dependency exports three stream classes to JavaScript;
-//    nothing here streams. Their wasm exports go (with the code only they
-//    reach), and so do their classes in wasm-bindgen's glue.
+// 1. The wasm exports only what its glue uses, and the two call each other by
+//    short names (scripts/wasm-interface.mjs). Leptos always builds
+//    server_fn's browser client, whose wasm-streams dependency exports three
+//    stream classes to JavaScript; nothing here streams, so their classes
+//    leave the glue first, then their exports (and the code only they reach).
 // 2. Minifies the glue (terser) and the stylesheet (comments and whitespace
 //    only); drops index.html's comments. Trunk's own minifier fails on the glue.
 // 3. Updates the integrity hashes, and pins a Content-Security-Policy into
@@ -16,6 +17,7 @@ import crypto from "node:crypto";
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { minify } from "terser";
+import { renameInGlue, shrinkInterface, usedExports } from "./wasm-interface.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 // The dead classes: IntoUnderlyingByteSource, IntoUnderlyingSink, IntoUnderlyingSource.
@@ -37,9 +39,9 @@ function minifyCss(css) {
     .trim();
 }
 
-/** wasm-bindgen's glue without the `DEAD…` classes (each `export class X {`
- * … `}` at the start of a line, and its `Symbol.dispose` line); their
- * finalization registries are then unused and terser drops them. */
+/** wasm-bindgen's glue without the `DEAD…` classes: each `export class X {`
+ * … `}` at the start of a line, its `Symbol.dispose` line and its
+ * `const XFinalization = … ;` registry. */
 function dropDeadClasses(js) {
   const names = [...js.matchAll(new RegExp(`^export class (${DEAD}\\w*) \\{$`, "gm"))].map((m) => m[1]);
   if (names.length === 0) throw new Error(`wasm-bindgen glue has no ${DEAD}… class: update DEAD in scripts/post-build.mjs`);
@@ -48,13 +50,15 @@ function dropDeadClasses(js) {
     const end = js.indexOf("\n}\n", start);
     js = js.slice(0, start) + js.slice(end + 3);
     js = js.replace(`if (Symbol.dispose) ${name}.prototype[Symbol.dispose] = ${name}.prototype.free;\n`, "");
+    const registry = js.indexOf(`const ${name}Finalization = `);
+    if (registry < 0) throw new Error(`wasm-bindgen glue has no ${name}Finalization`);
+    js = js.slice(0, registry) + js.slice(js.indexOf(";\n", registry) + 2);
   }
   return js;
 }
 
 async function shrink(rel, text) {
   if (rel.endsWith(".css")) return minifyCss(text);
-  if (rel === glue) text = dropDeadClasses(text);
   const out = await minify(text, { module: true, ecma: 2020, compress: { passes: 2 }, mangle: true });
   if (!out.code) throw new Error(`terser returned nothing for ${rel}`);
   return out.code;
@@ -71,25 +75,29 @@ function setHash(rel, bytes) {
   html = html.slice(0, hashAt) + `integrity="${sri(bytes)}` + html.slice(hashEnd);
 }
 
-// 1. The wasm without the dead exports.
+// 1. The wasm's interface.
 const wasm = fs.readdirSync(dir).find((f) => f.endsWith("_bg.wasm"));
 const wasmPath = path.join(dir, wasm);
+const glue = wasm.replace(/_bg\.wasm$/, ".js");
+const gluePath = path.join(dir, glue);
 const wasmBefore = fs.statSync(wasmPath).size;
+const glueJs = dropDeadClasses(fs.readFileSync(gluePath, "utf8"));
+const { bytes: small, renames } = shrinkInterface(fs.readFileSync(wasmPath), usedExports(glueJs));
+if (renames.imports.size === 0) throw new Error("the wasm imports nothing from its glue: did wasm-bindgen's output change?");
+fs.writeFileSync(wasmPath, small);
+fs.writeFileSync(gluePath, renameInGlue(glueJs, renames));
 // The features rustc's wasm32 target emits (more would let wasm-opt use
-// instructions older browsers lack). -Oz again after the removal: 0.6 KB
-// smaller gzipped than removing the unreachable code alone.
+// instructions older browsers lack). -Oz again: the dropped exports' code goes.
 const FEATURES = ["bulk-memory", "nontrapping-float-to-int", "sign-ext", "reference-types", "multivalue", "mutable-globals"];
-execFileSync(path.join(ROOT, "node_modules/.bin/wasm-opt"), [
-  ...FEATURES.map((f) => `--enable-${f}`),
-  "--remove-exports", `--pass-arg=remove-exports@*${DEAD.toLowerCase()}*`, "-Oz",
-  wasmPath, "-o", wasmPath,
-]);
+execFileSync(path.join(ROOT, "node_modules/.bin/wasm-opt"), [...FEATURES.map((f) => `--enable-${f}`), "-Oz", wasmPath, "-o", wasmPath]);
 setHash(wasm, fs.readFileSync(wasmPath));
-console.log(`post-build: ${wasm} ${wasmBefore} → ${fs.statSync(wasmPath).size} bytes`);
+console.log(
+  `post-build: ${wasm} ${wasmBefore} → ${fs.statSync(wasmPath).size} bytes; ` +
+    `${renames.imports.size} imports and ${renames.exports.size} exports renamed`,
+);
 
 // 2. Every local script and stylesheet index.html names with an integrity hash.
 const refs = [...html.matchAll(/href="\.\/([^"]+\.(?:js|css))"[^>]*?integrity="sha384-[^"]+"/g)].map((m) => m[1]);
-const glue = wasm.replace(/_bg\.wasm$/, ".js");
 if (!refs.includes(glue)) throw new Error(`index.html names no hashed ${glue}: did trunk's output change?`);
 for (const rel of refs) {
   const asset = path.join(dir, rel);
