@@ -7,10 +7,13 @@ use crate::memory::training_memory;
 use crate::report::evaluate;
 use crate::units::Params;
 
-/// `n` points from `lo` to `hi`, evenly spaced on a log axis.
+/// `n` points from `lo` to `hi` (both exactly), evenly spaced on a log axis.
+/// (`exp` of a multiple of `ln`, not `powf`: the crate avoids `powf`, which
+/// would bring libm's `pow` and its tables, 5 KB, into the browser's wasm.)
 pub fn log_points(lo: f64, hi: f64, n: usize) -> Vec<f64> {
     let n = n.max(2);
-    (0..n).map(|i| lo * (hi / lo).powf(i as f64 / (n - 1) as f64)).collect()
+    let step = (hi / lo).ln() / (n - 1) as f64;
+    (0..n).map(|i| if i == n - 1 { hi } else { lo * (step * i as f64).exp() }).collect()
 }
 
 /// A shape for `params` grown from `base` by k = (P/P₀)^(1/3) in layers and

@@ -50,7 +50,7 @@ pub fn nice_ceil(x: f64) -> f64 {
     if !(x.is_finite() && x > 0.0) {
         return 1.0;
     }
-    let pow = 10f64.powf(x.log10().floor());
+    let pow = 10f64.powi(x.log10().floor() as i32);
     [1.0, 2.0, 2.5, 5.0, 10.0].iter().map(|m| m * pow).find(|&v| v >= x * (1.0 - 1e-12)).unwrap_or(10.0 * pow)
 }
 
@@ -165,8 +165,11 @@ impl Scale {
 
     pub fn value(self, pos: f64) -> f64 {
         match self {
-            Scale::Log { min, max } => round_sig(min * (max / min).powf(pos.clamp(0.0, LOG_STEPS) / LOG_STEPS), 3),
-            Scale::Pow2 { min, max } => 2f64.powf(pos.round().clamp(min as f64, max as f64)),
+            // exp∘ln and powi, not powf (see tmath::sweep::log_points).
+            Scale::Log { min, max } => {
+                round_sig(min * ((max / min).ln() * pos.clamp(0.0, LOG_STEPS) / LOG_STEPS).exp(), 3)
+            }
+            Scale::Pow2 { min, max } => 2f64.powi(pos.round().clamp(min as f64, max as f64) as i32),
         }
     }
 
