@@ -56,7 +56,8 @@ const short = (i) => "_" + i.toString(36);
 const isGlue = (module) => /^\.\/[^/]+_bg\.js$/.test(module);
 
 /**
- * Rewrites the module's import and export sections. Function imports from
+ * Rewrites the module's import and export sections, and drops its custom
+ * sections. Function imports from
  * the glue get short names; so does the glue's module. Exports not in `used`
  * are dropped (wasm-opt then drops the code only they reached); used exports
  * with long names get short ones. Returns the bytes and the renames
@@ -71,6 +72,11 @@ export function shrinkInterface(bytes, used) {
     const id = bytes[at];
     const [size, body] = leb(bytes, at + 1);
     const end = body + size;
+    if (id === 0) {
+      // Custom sections (producers, target features, a wasm-split marker) tell a browser nothing.
+      at = end;
+      continue;
+    }
     if (id !== 2 && id !== 7) {
       out.push(bytes.subarray(at, end));
       at = end;
