@@ -57,7 +57,7 @@ export async function traced(page, fn) {
   cdp.on("Tracing.dataCollected", (e) => events.push(...e.value));
   const done = new Promise((r) => cdp.once("Tracing.tracingComplete", r));
   await cdp.send("Tracing.start", {
-    categories: "devtools.timeline,disabled-by-default-devtools.timeline,blink.user_timing,v8.execute",
+    categories: "devtools.timeline,disabled-by-default-devtools.timeline,blink.user_timing,v8.execute,v8.wasm",
     transferMode: "ReportEvents",
   });
   const result = await fn();
@@ -73,12 +73,14 @@ export async function traced(page, fn) {
 
 /** What each trace event's own time (its children's taken out) counts as. */
 const STAGE = [
-  ["style", /^(UpdateLayoutTree|RecalculateStyles|ParseAuthorStyleSheet)$/],
+  ["style", /^(UpdateLayoutTree|RecalculateStyles)$/],
   ["layout", /^(Layout|UpdateLayer)$/],
   ["pre-paint", /^PrePaint$/],
   ["paint", /^Paint/],
   ["layerize", /^Layerize$/],
   ["commit", /^Commit$/],
+  ["wasm compile", /^(v8\.wasm|wasm\.)/],
+  ["html and css parse", /^(ParseHTML|ParseAuthorStyleSheet)$/],
   ["script", /^(FunctionCall|EvaluateScript|EventDispatch|FireAnimationFrame|TimerFire|RunMicrotasks|v8\.|V8\.|MinorGC|MajorGC|ResizeObserver|IntersectionObserver)/],
 ];
 
