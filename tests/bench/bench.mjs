@@ -28,21 +28,25 @@ const blank = await serveDir(BLANK);
 // 2. Navigation → first result on screen: when the browser paints the element
 // marked elementtiming="first-result" (Element Timing: its render time), for the
 // app (the total per GPU) and for a blank Leptos page (one line): the floor.
-async function firstPaint(url, runs = 15) {
-  const times = [];
-  for (let i = 0; i < runs; i++) {
-    const context = await browser.newContext({ viewport: { width: 1360, height: 1000 } });
-    const page = await context.newPage();
-    await page.addInitScript(() => {
-      new PerformanceObserver((list) => {
-        for (const e of list.getEntries()) if (e.identifier === "first-result") window.__shown = e.renderTime || e.loadTime;
-      }).observe({ type: "element", buffered: true });
-    });
+async function firstResult(url, wrap = (load) => load()) {
+  const context = await browser.newContext({ viewport: { width: 1360, height: 1000 } });
+  const page = await context.newPage();
+  await page.addInitScript(() => {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) if (e.identifier === "first-result") window.__shown = e.renderTime || e.loadTime;
+    }).observe({ type: "element", buffered: true });
+  });
+  const out = await wrap(async () => {
     await page.goto(url);
     await page.waitForFunction(() => window.__shown !== undefined);
-    times.push(await page.evaluate(() => window.__shown));
-    await context.close();
-  }
+  }, page);
+  const shown = await page.evaluate(() => window.__shown);
+  await context.close();
+  return { shown, out };
+}
+async function firstPaint(url, runs = 15) {
+  const times = [];
+  for (let i = 0; i < runs; i++) times.push((await firstResult(url)).shown);
   return median(times);
 }
 // What one visit fetches (the browser's own list), counted gzipped.
@@ -83,24 +87,10 @@ const STATIC = path.join(ROOT, "target/static-copy");
 }
 // 2c. Where the app's time to first result goes: one traced load, the main
 // thread's work up to the frame that shows the result.
-let loadStages, loadShown;
-{
-  const context = await browser.newContext({ viewport: { width: 1360, height: 1000 } });
-  const page = await context.newPage();
-  await page.addInitScript(() => {
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) if (e.identifier === "first-result") window.__shown = e.renderTime || e.loadTime;
-    }).observe({ type: "element", buffered: true });
-  });
-  const { events, origin } = await traced(page, async () => {
-    await page.goto(app.url);
-    await page.waitForFunction(() => window.__shown !== undefined);
-  });
-  loadShown = await page.evaluate(() => window.__shown);
-  const cutoff = origin + loadShown * 1000;
-  loadStages = stages(events.filter((e) => e.ts >= origin && e.ts + e.dur <= cutoff));
-  await context.close();
-}
+const { shown: loadShown, out: loadTrace } = await firstResult(app.url, (load, page) => traced(page, load));
+const loadStages = stages(
+  loadTrace.events.filter((e) => e.ts >= loadTrace.origin && e.ts + e.dur <= loadTrace.origin + loadShown * 1000),
+);
 const staticCopy = await serveDir(STATIC);
 const staticFirst = await firstPaint(staticCopy.url);
 staticCopy.close();

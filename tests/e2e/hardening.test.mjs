@@ -54,6 +54,22 @@ test("the page carries a content-security policy and talks only to its origin", 
   await context.close();
 });
 
+test("the wasm exports only what its glue reads, and the two use short names", () => {
+  const dist = path.join(ROOT, "dist");
+  const wasm = fs.readdirSync(dist).find((f) => f.endsWith("_bg.wasm"));
+  const glue = fs.readFileSync(path.join(dist, wasm.replace(/_bg\.wasm$/, ".js")), "utf8");
+  const module = new WebAssembly.Module(fs.readFileSync(path.join(dist, wasm)));
+  const exports = WebAssembly.Module.exports(module).map((e) => e.name);
+  const imports = WebAssembly.Module.imports(module);
+  assert.ok(imports.length > 100, `${imports.length} imports`);
+  for (const name of exports) assert.match(glue, new RegExp(`\\.${name.replace("$", "\\$")}\\b`), `export ${name} is read by the glue`);
+  // wasm-bindgen's names carry 16 hex digits of hash; post-build replaces them
+  // (a snippet's module name stays: it is the path of a file).
+  for (const name of [...exports, ...imports.map((i) => i.name)]) assert.doesNotMatch(name, /[0-9a-f]{16}/, `${name} is shortened`);
+  assert.ok(imports.filter((i) => !i.module.startsWith("./snippets/")).every((i) => i.module === "w"));
+  assert.equal(WebAssembly.Module.customSections(module, "producers").length, 0);
+});
+
 const AXE = fs.readFileSync(path.join(ROOT, "node_modules/axe-core/axe.min.js"), "utf8");
 
 async function axe(url, opts = {}) {
