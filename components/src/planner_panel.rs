@@ -31,19 +31,13 @@ pub fn PlannerPanel() -> impl IntoView {
         fitting
     };
     let units = move || ctx.page.with(|p| p.units);
-    // Two near-copies on purpose: one header whose label is a closure that may
-    // translate cost 2.5 KB more wasm than a static label and a <Tr> (measured).
-    let header = move |label: &'static str, by: Order| {
+    // A sortable column's header: `label` as is, or translated as a key.
+    let header = move |label: &'static str, translated: bool, by: Order| {
         view! {
             <th scope="col" aria-sort=move || if sort_by.get() == by { "ascending" } else { "none" }>
-                <button type="button" class="sort" on:click=move |_| sort_by.set(by)>{label}</button>
-            </th>
-        }
-    };
-    let header_t = move |key: &'static str, by: Order| {
-        view! {
-            <th scope="col" aria-sort=move || if sort_by.get() == by { "ascending" } else { "none" }>
-                <button type="button" class="sort" on:click=move |_| sort_by.set(by)><Tr key=key /></button>
+                <button type="button" class="sort" on:click=move |_| sort_by.set(by)>
+                    {move || if translated { ctx.t(label) } else { label }}
+                </button>
             </th>
         }
     };
@@ -108,15 +102,15 @@ pub fn PlannerPanel() -> impl IntoView {
                     </caption>
                     <thead>
                         <tr>
-                            {header("t", Order::Tp)}
-                            {header("p", Order::Pp)}
-                            {header("d", Order::Dp)}
-                            {header("ZeRO", Order::Zero)}
+                            {header("t", false, Order::Tp)}
+                            {header("p", false, Order::Pp)}
+                            {header("d", false, Order::Dp)}
+                            {header("ZeRO", false, Order::Zero)}
                             <th scope="col"><Tr key="recompute" /></th>
                             <th scope="col">"SP"</th>
                             <th scope="col">"b × m"</th>
-                            {header("GB/GPU", Order::Memory)}
-                            {header_t("s-per-step", Order::Speed)}
+                            {header("GB/GPU", false, Order::Memory)}
+                            {header("s-per-step", true, Order::Speed)}
                             <th scope="col"></th>
                         </tr>
                     </thead>
