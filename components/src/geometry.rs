@@ -97,9 +97,39 @@ pub fn stacked_rects(bars: &[Bar], max: f64, area: Area) -> Vec<Rect> {
     out
 }
 
+/// The top-left corner for a `w`×`h` label of the horizontal line at `y`,
+/// clear of the bars and of the totals above them (`h` of room): at the right
+/// or the left end, above or below the line; else in the margin above the plot,
+/// top right (`None`: the caller then marks it as a legend).
+pub fn line_label_spot(bars: &[Bar], max: f64, area: Area, y: f64, w: f64, h: f64, gap: f64) -> Option<(f64, f64)> {
+    let columns: Vec<(f64, f64, f64)> = (0..bars.len())
+        .map(|i| {
+            let (x0, x1) = bar_x(i, bars.len(), area, 0.62);
+            (x0, x1, y_of(bars[i].total(), max, area) - h - gap)
+        })
+        .collect();
+    let (right, left) = (area.right - w - gap, area.left + gap);
+    [(right, y - gap - h), (left, y - gap - h), (right, y + gap), (left, y + gap)].into_iter().find(|&(x, top)| {
+        top >= area.top
+            && top + h <= area.bottom
+            && columns.iter().all(|&(x0, x1, bar_top)| x + w <= x0 || x >= x1 || top + h <= bar_top)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_line_label_avoids_the_bars() {
+        let bar = |total: f64| Bar { label: "b".into(), segments: vec![total], current: false };
+        // Short bars: the label sits above the line at the right end.
+        assert_eq!(line_label_spot(&[bar(10.0), bar(10.0)], 100.0, AREA, 200.0, 80.0, 15.0, 3.0), Some((367.0, 182.0)));
+        // A tall bar on the right: the left end.
+        assert_eq!(line_label_spot(&[bar(10.0), bar(90.0)], 100.0, AREA, 200.0, 80.0, 15.0, 3.0), Some((53.0, 182.0)));
+        // Both bars through the line and a label too wide for the gap: the margin.
+        assert_eq!(line_label_spot(&[bar(90.0), bar(90.0)], 100.0, AREA, 200.0, 150.0, 15.0, 3.0), None);
+    }
 
     const AREA: Area = Area { left: 50.0, top: 10.0, right: 450.0, bottom: 310.0 };
 

@@ -60,6 +60,7 @@ fn make_pattern(ctx: &CanvasRenderingContext2d, pattern: usize, size: u32) -> Op
 /// Horizontal anchor of a label.
 #[derive(Clone, Copy)]
 pub enum Align {
+    Left,
     Center,
     Right,
 }
@@ -102,6 +103,7 @@ impl Painter {
     #[allow(clippy::too_many_arguments)]
     pub fn text(&self, text: &str, x: f64, y: f64, align: Align, baseline: Baseline, bold: bool, color: &str) {
         self.ctx.set_text_align(match align {
+            Align::Left => "left",
             Align::Center => "center",
             Align::Right => "right",
         });

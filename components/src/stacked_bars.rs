@@ -3,7 +3,7 @@
 //! clips plotters-canvas). Geometry comes from [`crate::geometry`].
 
 use crate::bind::text;
-use crate::geometry::{axis_max, bar_x, stacked_rects, ticks, y_of, Area, Bar};
+use crate::geometry::{axis_max, bar_x, line_label_spot, stacked_rects, ticks, y_of, Area, Bar};
 use crate::painter::{Align, Baseline, Painter};
 use leptos::prelude::*;
 use plotters::coord::Shift;
@@ -35,7 +35,6 @@ struct Theme {
     bg: RGBColor,
     grid: RGBColor,
     fg_css: &'static str,
-    bg_css: &'static str,
     line_css: &'static str,
 }
 
@@ -55,7 +54,6 @@ fn theme() -> Theme {
             bg: RGBColor(18, 20, 23),
             grid: RGBColor(70, 70, 70),
             fg_css: "rgb(230,230,230)",
-            bg_css: "rgb(18,20,23)",
             line_css: "rgb(255,99,99)",
         }
     } else {
@@ -63,7 +61,6 @@ fn theme() -> Theme {
             bg: RGBColor(255, 255, 255),
             grid: RGBColor(225, 225, 225),
             fg_css: "rgb(30,30,30)",
-            bg_css: "rgb(255,255,255)",
             line_css: "rgb(200,0,0)",
         }
     }
@@ -166,11 +163,16 @@ fn draw(surface: &Surface, scene: &Scene) -> Option<()> {
     for (i, bar) in scene.bars.iter().enumerate() {
         text.text(&bar.label, centre(i), area.bottom + 6.0 * dpr, Align::Center, Baseline::Top, false, th.fg_css);
     }
-    // The capacity label sits on a patch of background so bars behind it cannot garble it.
-    let label_w = text.width(scene.capacity_label);
-    let (x1, y1) = (area.right, y - 3.0 * dpr);
-    text.rect(x1 - label_w - 4.0 * dpr, y1 - 15.0 * dpr, x1 + 2.0 * dpr, y1 + 1.0, th.bg_css);
-    text.text(scene.capacity_label, x1, y1, Align::Right, Baseline::Bottom, false, th.line_css);
+    // The capacity label goes beside the line where no bar is; where bars cross
+    // the line at both ends, above the plot with a dash of the line as its key.
+    let (label_w, label_h, gap) = (text.width(scene.capacity_label), 14.0 * dpr, 3.0 * dpr);
+    let (x0, top) = line_label_spot(scene.bars, max, area, y, label_w, label_h, gap).unwrap_or_else(|| {
+        let key = 22.0 * dpr;
+        let (x0, mid) = (area.right - label_w, area.top - gap - label_h / 2.0);
+        text.dashed_line(x0 - key - gap, mid, x0 - gap, mid, 6.0 * dpr, 4.0 * dpr, width, th.line_css);
+        (x0, area.top - gap - label_h)
+    });
+    text.text(scene.capacity_label, x0, top + label_h, Align::Left, Baseline::Bottom, false, th.line_css);
     Some(())
 }
 
