@@ -217,7 +217,7 @@ impl ser::Serializer for Tree {
         Ok(Node::Map(vec![(variant.to_string(), v.serialize(Tree)?)]))
     }
     fn serialize_seq(self, len: Option<usize>) -> Result<Seq, Error> {
-        Ok(Seq(Vec::with_capacity(len.unwrap_or(0))))
+        Ok(Seq { items: Vec::with_capacity(len.unwrap_or(0)), variant: None })
     }
     fn serialize_tuple(self, len: usize) -> Result<Seq, Error> {
         self.serialize_seq(Some(len))
@@ -225,25 +225,42 @@ impl ser::Serializer for Tree {
     fn serialize_tuple_struct(self, _: &'static str, len: usize) -> Result<Seq, Error> {
         self.serialize_seq(Some(len))
     }
-    fn serialize_tuple_variant(self, _: &'static str, _: u32, _: &'static str, len: usize) -> Result<Seq, Error> {
-        self.serialize_seq(Some(len))
+    fn serialize_tuple_variant(self, _: &'static str, _: u32, variant: &'static str, len: usize) -> Result<Seq, Error> {
+        Ok(Seq { items: Vec::with_capacity(len), variant: Some(variant) })
     }
     fn serialize_map(self, _: Option<usize>) -> Result<Fields, Error> {
-        Ok(Fields { fields: Vec::new(), key: None })
+        Ok(Fields { fields: Vec::new(), key: None, variant: None })
     }
     fn serialize_struct(self, _: &'static str, _: usize) -> Result<Fields, Error> {
         self.serialize_map(None)
     }
-    fn serialize_struct_variant(self, _: &'static str, _: u32, _: &'static str, _: usize) -> Result<Fields, Error> {
-        self.serialize_map(None)
+    fn serialize_struct_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+        _: usize,
+    ) -> Result<Fields, Error> {
+        Ok(Fields { fields: Vec::new(), key: None, variant: Some(variant) })
     }
 }
 
-pub struct Seq(Vec<Node>);
+/// An enum variant with data is an object of one field, the variant's name (as serde_json writes it).
+fn tagged(variant: Option<&'static str>, node: Node) -> Node {
+    match variant {
+        Some(name) => Node::Map(vec![(name.to_string(), node)]),
+        None => node,
+    }
+}
+
+pub struct Seq {
+    items: Vec<Node>,
+    variant: Option<&'static str>,
+}
 
 impl Seq {
     fn push<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), Error> {
-        self.0.push(v.serialize(Tree)?);
+        self.items.push(v.serialize(Tree)?);
         Ok(())
     }
 }
@@ -258,7 +275,7 @@ macro_rules! seq_impl {
                 self.push(v)
             }
             fn end(self) -> Result<Node, Error> {
-                Ok(Node::List(self.0))
+                Ok(tagged(self.variant, Node::List(self.items)))
             }
         }
     )*};
@@ -274,6 +291,7 @@ seq_impl!(
 pub struct Fields {
     fields: Vec<(String, Node)>,
     key: Option<String>,
+    variant: Option<&'static str>,
 }
 
 impl Fields {
@@ -303,7 +321,7 @@ impl ser::SerializeMap for Fields {
     }
 }
 
-/// A struct and a struct variant both write named fields.
+/// A struct and a struct variant both write named fields (a variant's, tagged).
 macro_rules! struct_impl {
     ($($trait:ident),*) => {$(
         impl ser::$trait for Fields {
@@ -313,7 +331,7 @@ macro_rules! struct_impl {
                 self.field(key, v)
             }
             fn end(self) -> Result<Node, Error> {
-                Ok(Node::Map(self.fields))
+                Ok(tagged(self.variant, Node::Map(self.fields)))
             }
         }
     )*};
@@ -332,6 +350,8 @@ mod tests {
         enum E {
             Unit,
             New(u8),
+            Pair(u8, bool),
+            Named { a: u8 },
         }
         #[derive(serde::Serialize)]
         struct S {
@@ -347,6 +367,8 @@ mod tests {
             empty: Vec<u8>,
             unit: E,
             new: E,
+            pair: E,
+            named: E,
             map: std::collections::BTreeMap<u32, bool>,
         }
         let s = S {
@@ -362,6 +384,8 @@ mod tests {
             empty: vec![],
             unit: E::Unit,
             new: E::New(7),
+            pair: E::Pair(1, true),
+            named: E::Named { a: 2 },
             map: [(1, true), (2, false)].into_iter().collect(),
         };
         let tree = to_tree(&s).unwrap();
