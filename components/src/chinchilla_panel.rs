@@ -26,7 +26,7 @@ pub fn ChinchillaPanel() -> impl IntoView {
             </p>
             <p data-testid="tokens-per-param" data-value=text(move || ratio().to_string())>
                 <Tr key="chinchilla-ratio" /> ": " <strong>{text(move || format_sig(ratio()))}</strong>
-                {text(move || format!(" / {CHINCHILLA_TOKENS_PER_PARAM}"))}
+                {format!(" / {CHINCHILLA_TOKENS_PER_PARAM}")}
             </p>
             <div class="token-axis" aria-hidden="true">
                 {["1B", "10B", "100B", "1T", "10T", "100T"]

@@ -151,17 +151,13 @@ fn draw(surface: &Surface, scene: &Scene) -> Option<()> {
             text.text(&label, cx, cy, Align::Center, Baseline::Middle, false, "#fff");
         }
     }
-    let centre = |i| {
-        let (x0, x1) = bar_x(i, scene.bars.len(), area, 0.62);
-        (x0 + x1) / 2.0
-    };
     for (i, bar) in scene.bars.iter().enumerate() {
+        let (x0, x1) = bar_x(i, scene.bars.len(), area, 0.62);
+        let cx = (x0 + x1) / 2.0;
         let top = y_of(bar.total(), max, area);
         let total = unit.format(Bytes(bar.total()));
-        text.text(&total, centre(i), top - 3.0 * dpr, Align::Center, Baseline::Bottom, bar.current, th.fg_css);
-    }
-    for (i, bar) in scene.bars.iter().enumerate() {
-        text.text(&bar.label, centre(i), area.bottom + 6.0 * dpr, Align::Center, Baseline::Top, false, th.fg_css);
+        text.text(&total, cx, top - 3.0 * dpr, Align::Center, Baseline::Bottom, bar.current, th.fg_css);
+        text.text(&bar.label, cx, area.bottom + 6.0 * dpr, Align::Center, Baseline::Top, false, th.fg_css);
     }
     // The capacity label goes beside the line where no bar is; where bars cross
     // the line at both ends, above the plot with a dash of the line as its key.
