@@ -55,35 +55,22 @@ async function firstPaint(url, runs = 15) {
   for (let i = 0; i < runs; i++) times.push((await firstResult(url)).shown);
   return median(times);
 }
-// What one visit fetches (the browser's own list), counted gzipped.
+// One visit of the app: what it fetches (the browser's own list, counted
+// gzipped), and its rendered page saved as plain HTML with its CSS (no
+// JavaScript, no wasm): the content floor, what the page's own size costs to
+// lay out and paint, whatever builds it.
+const STATIC = path.join(ROOT, "target/static-copy");
 const fetched = new Set();
 {
-  const context = await browser.newContext();
+  const context = await browser.newContext({ viewport: { width: 1360, height: 1000 } });
   const page = await context.newPage();
   page.on("request", (r) => fetched.add(decodeURIComponent(new URL(r.url()).pathname).replace(/^\/+/, "") || "index.html"));
   await page.goto(app.url);
   await page.waitForSelector('[data-testid="per-gpu-total"]');
   await page.waitForTimeout(500);
-  await context.close();
-}
-const loaded = sizes.filter((s) => fetched.has(s.file));
-const transfer = loaded.reduce((a, s) => a + s.gz, 0);
-const appFirst = await firstPaint(app.url);
-const blankFirst = await firstPaint(blank.url);
-
-// 2b. The content floor: the app's rendered page saved as plain HTML with its
-// CSS (no JavaScript, no wasm), time to paint the same element. What the page's
-// own size costs to lay out and paint, whatever builds it.
-const STATIC = path.join(ROOT, "target/static-copy");
-{
-  const context = await browser.newContext({ viewport: { width: 1360, height: 1000 } });
-  const page = await context.newPage();
-  await page.goto(app.url);
-  await page.waitForSelector('[data-testid="per-gpu-total"]');
-  await page.waitForTimeout(500);
   const html = (await page.content())
     .replace(/<script[\s\S]*?<\/script>/g, "")
-    .replace(/<link rel="modulepreload"[^>]*>/g, "")
+    .replace(/<link rel="(?:module)?preload"[^>]*>/g, "")
     .replace(/<meta http-equiv="Content-Security-Policy"[^>]*>/, "");
   await context.close();
   fs.rmSync(STATIC, { recursive: true, force: true });
@@ -91,7 +78,12 @@ const STATIC = path.join(ROOT, "target/static-copy");
   fs.writeFileSync(path.join(STATIC, "index.html"), html);
   for (const s of sizes.filter((s) => s.file.endsWith(".css"))) fs.copyFileSync(path.join(APP, s.file), path.join(STATIC, s.file));
 }
-// 2c. Where the app's time to first result goes: one traced load, the main
+const loaded = sizes.filter((s) => fetched.has(s.file));
+const transfer = loaded.reduce((a, s) => a + s.gz, 0);
+const appFirst = await firstPaint(app.url);
+const blankFirst = await firstPaint(blank.url);
+
+// 2b. Where the app's time to first result goes: one traced load, the main
 // thread's work up to the frame that shows the result.
 const { shown: loadShown, out: loadTrace } = await firstResult(app.url, (load, page) => traced(page, load));
 const loadStages = stages(
