@@ -17,7 +17,7 @@ import crypto from "node:crypto";
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { minify } from "terser";
-import { renameInGlue, shrinkInterface, usedExports } from "./wasm-interface.mjs";
+import { FEATURE_FLAGS, renameInGlue, shrinkInterface, usedExports } from "./wasm-interface.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 // The dead classes: IntoUnderlyingByteSource, IntoUnderlyingSink, IntoUnderlyingSource.
@@ -86,10 +86,8 @@ const { bytes: small, renames } = shrinkInterface(fs.readFileSync(wasmPath), use
 if (renames.imports.size === 0) throw new Error("the wasm imports nothing from its glue: did wasm-bindgen's output change?");
 fs.writeFileSync(wasmPath, small);
 fs.writeFileSync(gluePath, renameInGlue(glueJs, renames));
-// The features rustc's wasm32 target emits (more would let wasm-opt use
-// instructions older browsers lack). -Oz again: the dropped exports' code goes.
-const FEATURES = ["bulk-memory", "nontrapping-float-to-int", "sign-ext", "reference-types", "multivalue", "mutable-globals"];
-execFileSync(path.join(ROOT, "node_modules/.bin/wasm-opt"), [...FEATURES.map((f) => `--enable-${f}`), "-Oz", wasmPath, "-o", wasmPath]);
+// -Oz again: the dropped exports' code goes.
+execFileSync(path.join(ROOT, "node_modules/.bin/wasm-opt"), [...FEATURE_FLAGS, "-Oz", wasmPath, "-o", wasmPath]);
 setHash(wasm, fs.readFileSync(wasmPath));
 console.log(
   `post-build: ${wasm} ${wasmBefore} → ${fs.statSync(wasmPath).size} bytes; ` +

@@ -11,8 +11,9 @@ out=target/prof-dist
 rm -rf "$out" target/prof-bindgen
 cp -r dist "$out"
 wasm-bindgen target/wasm32-unknown-unknown/release/tmath-web.wasm --out-dir target/prof-bindgen --target web --keep-debug
-wasm-opt -Oz -g --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-reference-types \
-  --enable-multivalue --enable-mutable-globals target/prof-bindgen/tmath-web_bg.wasm -o "$(ls "$out"/*_bg.wasm)"
+features=$(node --input-type=module -e 'import { FEATURE_FLAGS } from "./scripts/wasm-interface.mjs"; console.log(FEATURE_FLAGS.join(" "))')
+# shellcheck disable=SC2086 # one flag per word
+wasm-opt -Oz -g $features target/prof-bindgen/tmath-web_bg.wasm -o "$(ls "$out"/*_bg.wasm)"
 cp target/prof-bindgen/tmath-web.js "$(ls "$out"/tmath-web-*.js)"
 # The copies no longer match trunk's integrity hashes.
 sed -i 's/ integrity="[^"]*"//g' "$out/index.html"

@@ -4,6 +4,12 @@
 // digits>` and each closure export after its full Rust type; the hex digits in
 // particular are in both files and gzip cannot shrink them.
 
+/** wasm-opt's flags for the features rustc's wasm32 target emits (more would
+ * let wasm-opt use instructions older browsers lack). */
+export const FEATURE_FLAGS = ["bulk-memory", "nontrapping-float-to-int", "sign-ext", "reference-types", "multivalue", "mutable-globals"].map(
+  (f) => `--enable-${f}`,
+);
+
 /** Unsigned LEB128 at `at`: `[value, offset after it]`. */
 function leb(bytes, at) {
   let value = 0;
