@@ -14,11 +14,15 @@ use crate::notices::Notices;
 use crate::planner_panel::PlannerPanel;
 use crate::presets::PRESETS;
 use crate::state;
+use crate::summary_bar::SummaryBar;
 use crate::sweeps_panel::SweepsPanel;
 use crate::teaching_bar::TeachingBar;
 use crate::tr::Tr;
 use crate::zero_panel::ZeroPanel;
 use leptos::prelude::*;
+use std::cell::Cell;
+use std::rc::Rc;
+use std::time::Duration;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 
@@ -111,6 +115,44 @@ fn set_document_lang(lang: Lang) {
     }
 }
 
+/// Runs `f` once, after the browser has painted the current frame; or after
+/// half a second if frames are held back (a background tab, an off-screen frame).
+fn after_first_paint(f: impl FnOnce() + 'static) {
+    let once = Rc::new(Cell::new(Some(f)));
+    let run = move || {
+        if let Some(f) = once.take() {
+            f();
+        }
+    };
+    let early = run.clone();
+    // A timeout queued from an animation frame runs after that frame is painted.
+    request_animation_frame(move || set_timeout(early, Duration::ZERO));
+    set_timeout(run, Duration::from_millis(500));
+}
+
+/// The controls and every panel. Mounted after the first paint (see `App`).
+fn panels(ctx: Ctx, embed: bool) -> impl IntoView {
+    view! {
+        <main class="layout">
+            <Controls />
+            <div class="results">
+                <MemoryPanel />
+                <ZeroPanel />
+                <ComputePanel />
+                <ChinchillaPanel />
+                <PlannerPanel />
+                <SweepsPanel />
+                <FpPanel />
+            </div>
+        </main>
+        {(!embed).then(|| view! {
+            <footer>
+                <p><Tr key="source" /> " · " {move || ctx.t(if ctx.page.with(|p| p.units) == tmath::units::ByteUnit::Gib { "unit-note-gib" } else { "unit-note-gb" })}</p>
+            </footer>
+        })}
+    }
+}
+
 #[component]
 pub fn App() -> impl IntoView {
     let loaded = state::load(&current_query());
@@ -136,6 +178,19 @@ pub fn App() -> impl IntoView {
     on_cleanup(move || keys.remove());
 
     let view_only = move || ctx.page.with(|p| p.view.clone());
+    // The first paint is the header and the summary; everything below it mounts
+    // in the next task. Laying out and painting the whole page first put the
+    // first result about 240 ms later (measured: docs/benchmarks.md).
+    let panels_ref = NodeRef::<leptos::html::Div>::new();
+    after_first_paint(move || {
+        if let Some(el) = panels_ref.get_untracked() {
+            leptos::mount::mount_to(el.into(), move || {
+                provide_context(ctx);
+                panels(ctx, embed)
+            })
+            .forget();
+        }
+    });
     view! {
         <div
             class="app"
@@ -148,23 +203,8 @@ pub fn App() -> impl IntoView {
                 <p class="present-help"><Tr key="present-help" /></p>
             </Show>
             <Notices />
-            <main class="layout">
-                <Controls />
-                <div class="results">
-                    <MemoryPanel />
-                    <ZeroPanel />
-                    <ComputePanel />
-                    <ChinchillaPanel />
-                    <PlannerPanel />
-                    <SweepsPanel />
-                    <FpPanel />
-                </div>
-            </main>
-            {(!embed).then(|| view! {
-                <footer>
-                    <p><Tr key="source" /> " · " {move || ctx.t(if ctx.page.with(|p| p.units) == tmath::units::ByteUnit::Gib { "unit-note-gib" } else { "unit-note-gb" })}</p>
-                </footer>
-            })}
+            {(!embed).then(|| view! { <SummaryBar /> })}
+            <div class="panels" node_ref=panels_ref></div>
         </div>
     }
 }

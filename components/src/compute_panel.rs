@@ -7,6 +7,7 @@ use crate::tr::Tr;
 use leptos::prelude::*;
 use tmath::explain::Item;
 use tmath::units::format_sig;
+use tmath::Report;
 
 /// A number with thousands separators for money and hours.
 fn grouped(x: f64) -> String {
@@ -26,6 +27,16 @@ fn grouped(x: f64) -> String {
     } else {
         out
     }
+}
+
+/// Training compute as the page writes it: "8.4e22 FLOPs".
+pub fn flops_text(r: &Report) -> String {
+    format!("{} FLOPs", format_sig(r.flops().get()))
+}
+
+/// The cost in dollars with thousands separators.
+pub fn cost_text(r: &Report) -> String {
+    format!("${}", grouped(r.cost_usd()))
 }
 
 #[component]
@@ -53,7 +64,7 @@ pub fn ComputePanel() -> impl IntoView {
             <dl class="figures">
                 <div data-testid="flops" data-flops=text(move || flops().to_string())>
                     <dt><Tr key="flops" /></dt>
-                    <dd class="big">{text(move || format!("{} FLOPs", format_sig(flops())))}</dd>
+                    <dd class="big">{text(move || r.with(flops_text))}</dd>
                     <dd class="detail">{split} <Explain item=Item::Flops /></dd>
                 </div>
                 <div data-testid="petaflop-days" data-value=text(move || r.with(|r| r.petaflop_days()).to_string())>
@@ -77,7 +88,7 @@ pub fn ComputePanel() -> impl IntoView {
                 </div>
                 <div data-testid="cost" data-value=text(move || r.with(|r| r.cost_usd()).to_string())>
                     <dt><Tr key="cost" /></dt>
-                    <dd>{text(move || format!("${}", grouped(r.with(|r| r.cost_usd()))))}</dd>
+                    <dd>{text(move || r.with(cost_text))}</dd>
                     <dd class="detail">
                         {text(move || r.with(|r| format!("${}/GPU-h", r.config.usd_per_gpu_hour)))} <Explain item=Item::Cost />
                     </dd>

@@ -90,6 +90,7 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "part-activations" => ("activations", "활성값"),
         "part-zero3-live-params" => ("ZeRO-3 live params", "ZeRO-3 라이브 파라미터"),
         "total" => ("total per GPU", "GPU당 합계"),
+        "summary" => ("Result at a glance", "결과 요약"),
         "capacity" => ("GPU memory", "GPU 메모리 용량"),
         "training" => ("training", "학습"),
         "inference" => ("inference", "추론"),

@@ -27,6 +27,7 @@ mod planner_panel;
 mod presets;
 mod stacked_bars;
 mod state;
+mod summary_bar;
 mod sweeps_panel;
 mod switch_field;
 mod teaching_bar;
@@ -39,9 +40,10 @@ fn main() {
     leptos::mount::mount_to_body(app::App);
 }
 
-/// For the benchmark (`scripts/bench.sh`): milliseconds per planner search for
+/// For the benchmark (`scripts/bench.sh`, built with `--features bench`): milliseconds per planner search for
 /// a catalogue model — the minimum-GPU search up to N = 16384 plus every layout
 /// on 16384 GPUs — averaged over `runs`, timed in the browser's wasm.
+#[cfg(feature = "bench")]
 #[wasm_bindgen::prelude::wasm_bindgen]
 pub fn bench_planner(model: &str, runs: u32) -> f64 {
     let base = tmath::Settings::from_pairs([("model", model), ("gpu", "h100-80gb")]).0.resolve();

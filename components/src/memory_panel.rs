@@ -3,12 +3,24 @@
 
 use crate::bind::text;
 use crate::breakdown_table::BreakdownTable;
-use crate::ctx::use_ctx;
+use crate::ctx::{use_ctx, Ctx};
 use crate::geometry::Bar;
 use crate::stacked_bars::StackedBars;
 use crate::tr::Tr;
 use leptos::prelude::*;
 use tmath::units::{format_sig, Bytes};
+
+/// "✓ fits — 12 GB headroom" or "✗ does not fit — over by 63 GB", tracked.
+pub fn verdict(ctx: Ctx) -> String {
+    ctx.shown.with(|r| {
+        let u = ctx.page.with(|p| p.units);
+        if r.fits() {
+            format!("✓ {} — {} {}", ctx.t("fits"), u.format(r.headroom()), ctx.t("headroom"))
+        } else {
+            format!("✗ {} — {} {}", ctx.t("does-not-fit"), ctx.t("over-by"), u.format(Bytes(-r.headroom().get())))
+        }
+    })
+}
 
 #[component]
 pub fn MemoryPanel() -> impl IntoView {
@@ -46,18 +58,8 @@ pub fn MemoryPanel() -> impl IntoView {
             format!("{} {} = {} GiB", ctx.t("capacity"), units.get().format(r.gpu_mem()), format_sig(gib))
         })
     });
-    let verdict = move || {
-        ctx.shown.with(|r| {
-            let u = units.get();
-            if r.fits() {
-                format!("✓ {} — {} {}", ctx.t("fits"), u.format(r.headroom()), ctx.t("headroom"))
-            } else {
-                format!("✗ {} — {} {}", ctx.t("does-not-fit"), ctx.t("over-by"), u.format(Bytes(-r.headroom().get())))
-            }
-        })
-    };
     let fits = move || ctx.shown.with(|r| r.fits());
-    let summary = Signal::derive(move || format!("{}: {}", ctx.t("section-memory"), verdict()));
+    let summary = Signal::derive(move || format!("{}: {}", ctx.t("section-memory"), verdict(ctx)));
     view! {
         <section class="panel memory" data-view="memory" aria-labelledby="h-memory">
             <h2 id="h-memory"><Tr key="section-memory" /></h2>
@@ -69,7 +71,7 @@ pub fn MemoryPanel() -> impl IntoView {
                 data-fits=text(move || fits().to_string())
                 aria-live="polite"
             >
-                {verdict}
+                {move || verdict(ctx)}
             </p>
             <StackedBars
                 bars=bars

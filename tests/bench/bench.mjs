@@ -27,7 +27,8 @@ const blank = await serveDir(BLANK);
 
 // 2. Navigation → first result on screen: when the browser paints the element
 // marked elementtiming="first-result" (Element Timing: its render time), for the
-// app (the total per GPU) and for a blank Leptos page (one line): the floor.
+// app (the summary line's memory per GPU, painted before the panels) and
+// for a blank Leptos page (one line): the floor.
 // The page reports the time through the console: waiting with Playwright's
 // waitForFunction injects its script (45–48 ms of main thread in a traced
 // load) while the app is still loading, ahead of the app's first frame.
@@ -39,9 +40,11 @@ async function firstResult(url, wrap = (load) => load()) {
       for (const e of list.getEntries()) if (e.identifier === "first-result") console.debug(`first-result ${e.renderTime || e.loadTime}`);
     }).observe({ type: "element", buffered: true });
   });
-  const reported = new Promise((resolve) =>
-    page.on("console", (m) => m.text().startsWith("first-result ") && resolve(Number(m.text().slice(13)))),
-  );
+  const reported = new Promise((resolve, reject) => {
+    page.on("console", (m) => m.text().startsWith("first-result ") && resolve(Number(m.text().slice(13))));
+    // Element Timing counts text for its nearest block: a mark on an inline element never reports.
+    setTimeout(() => reject(new Error(`${url}: no Element Timing entry "first-result" in 20 s`)), 20000).unref();
+  });
   const out = await wrap(async () => {
     await page.goto(url, { waitUntil: "commit" });
     await reported;
@@ -103,12 +106,19 @@ const latency = await sliderSteps(page, 200);
 // slows the page, so these figures explain the ones above, not replace them).
 const TRACED_STEPS = 50;
 const stepStages = stages((await traced(page, () => sliderSteps(page, TRACED_STEPS))).events);
-// 4. The planner in wasm.
-const planner405 = await page.evaluate(() => window.wasmBindings.bench_planner("llama-3-405b", 20));
-const planner70 = await page.evaluate(() => window.wasmBindings.bench_planner("llama-2-70b", 20));
+await context.close();
+// 4. The planner in wasm: the same code built with its timing export
+// (`--features bench`), which the shipped site leaves out.
+const benchBuild = await serveDir(path.join(ROOT, "target/bench-dist"));
+const plannerPage = await (await browser.newContext()).newPage();
+await plannerPage.goto(benchBuild.url);
+await plannerPage.waitForSelector('[data-testid="per-gpu-total"]');
+const planner405 = await plannerPage.evaluate(() => window.wasmBindings.bench_planner("llama-3-405b", 20));
+const planner70 = await plannerPage.evaluate(() => window.wasmBindings.bench_planner("llama-2-70b", 20));
 await browser.close();
 app.close();
 blank.close();
+benchBuild.close();
 
 const native = process.env.NATIVE_BENCH ?? "";
 const kib = (b) => (b / 1024).toFixed(1);

@@ -77,6 +77,61 @@ test("moving a slider changes the bars and rewrites the URL", async () => {
   await context.close();
 });
 
+test("the summary line paints first, says what the panels say, and stays in view", async () => {
+  const context = await env.browser.newContext({ viewport: { width: 1360, height: 800 } });
+  const page = await context.newPage();
+  const problems = [];
+  page.on("console", (m) => m.type() === "error" && problems.push(m.text()));
+  page.on("pageerror", (e) => problems.push(e.message));
+  await page.addInitScript(() => {
+    window.firstResult = [];
+    new PerformanceObserver((l) => window.firstResult.push(...l.getEntries().filter((e) => e.identifier === "first-result")))
+      .observe({ type: "element", buffered: true });
+    // When the panels enter the document.
+    new MutationObserver((_, obs) => {
+      if (document.querySelector('[data-testid="per-gpu-total"]')) {
+        window.panelsAt = performance.now();
+        obs.disconnect();
+      }
+    }).observe(document, { childList: true, subtree: true });
+  });
+  await page.goto(env.server.base);
+  await page.waitForSelector('[data-testid="per-gpu-total"]');
+  await page.waitForFunction(() => window.firstResult.length > 0);
+  const first = await page.evaluate(() => ({ at: window.firstResult[0].renderTime, panelsAt: window.panelsAt, text: window.firstResult[0].element.textContent }));
+  assert.ok(first.at < first.panelsAt, `the summary (${first.at} ms) is painted before the panels exist (${first.panelsAt} ms)`);
+  const panels = async () =>
+    page.evaluate(() => ({
+      total: document.querySelector('[data-testid="per-gpu-total"] td').textContent,
+      capacity: document.querySelector('[data-testid="gpu-capacity"] td').textContent,
+      verdict: document.querySelector('[data-testid="fits"]').textContent,
+      flops: document.querySelector('[data-testid="flops"] dd').textContent,
+      days: document.querySelector('[data-testid="days"] dd').textContent,
+      cost: document.querySelector('[data-testid="cost"] dd').textContent,
+      summary: document.querySelector('[data-testid="summary"]').textContent,
+    }));
+  const check = (p, what) => {
+    assert.ok(p.summary.includes(`${p.total} / ${p.capacity} ${p.verdict}`), `${what}: memory in "${p.summary}"`);
+    for (const k of ["flops", "days", "cost"]) assert.ok(p.summary.includes(p[k]), `${what}: ${k} ${p[k]} in "${p.summary}"`);
+  };
+  const before = await panels();
+  assert.ok(first.text.includes(before.total), `the first paint shows the total: ${first.text}`);
+  check(before, "default");
+  await page.$eval('input[type="range"][data-key="params"]', (el) => {
+    el.value = "800";
+    el.dispatchEvent(new Event("input", { bubbles: true }));
+  });
+  const after = await panels();
+  assert.notEqual(after.total, before.total);
+  check(after, "after a slider step");
+  // At the foot of the page it is still at the top of the window.
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  const top = await page.$eval('[data-testid="summary"]', (e) => e.getBoundingClientRect().top);
+  assert.equal(top, 0);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test("random configurations: the page equals tmath --json", async () => {
   const models = ["llama-2-7b", "llama-2-70b", "gpt-3-175b", "llama-3-405b", "mistral-7b", "deepseek-v3"];
   const pick = (xs, r) => xs[Math.floor(r * xs.length)];
