@@ -5,6 +5,8 @@
 //    server_fn's browser client, whose wasm-streams dependency exports three
 //    stream classes to JavaScript; nothing here streams, so their classes
 //    leave the glue first, then their exports (and the code only they reach).
+//    wasm-bindgen's `inline_js` snippet (the panic guard) joins the glue: one
+//    request fewer.
 // 2. Minifies the glue (terser) and the stylesheet (comments and whitespace
 //    only); drops index.html's comments. Trunk's own minifier fails on the glue.
 // 3. Updates the integrity hashes, and pins a Content-Security-Policy into
@@ -73,6 +75,27 @@ async function shrink(rel, text) {
   return out.code;
 }
 
+/** The glue with each `import * as X from "./snippets/…"` replaced by the
+ * snippet's functions in a `const X = {…}`; the snippet files and their
+ * preload links go. Only modules made of `export function`s qualify. */
+function inlineSnippets(js) {
+  return js.replace(/^import \* as (\w+) from "\.\/(snippets\/[^"]+\.js)";?$/gm, (_, name, rel) => {
+    const snippet = path.join(dir, rel);
+    const code = fs.readFileSync(snippet, "utf8");
+    const names = [...code.matchAll(/^export function (\w+)/gm)].map((m) => m[1]);
+    if (names.length === 0 || /^\s*(import\b|export (?!function ))/m.test(code)) {
+      throw new Error(`${rel} is not a module of exported functions; post-build cannot inline it`);
+    }
+    const link = new RegExp(`<link [^>]*href="\\./${rel.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}"[^>]*>\\s*`);
+    if (!link.test(html)) throw new Error(`index.html has no preload link for ${rel}`);
+    html = html.replace(link, "");
+    fs.rmSync(path.dirname(snippet), { recursive: true });
+    if (fs.readdirSync(path.join(dir, "snippets")).length === 0) fs.rmdirSync(path.join(dir, "snippets"));
+    const body = code.replace(/^export function /gm, "function ");
+    return `const ${name} = (() => {\n${body}\nreturn { __proto__: null, ${names.join(", ")} };\n})();`;
+  });
+}
+
 const sri = (bytes) => "sha384-" + crypto.createHash("sha384").update(bytes).digest("base64");
 /** Replaces the integrity hash of the tag that loads `rel`. */
 function setHash(rel, bytes) {
@@ -90,7 +113,7 @@ const wasmPath = path.join(dir, wasm);
 const glue = wasm.replace(/_bg\.wasm$/, ".js");
 const gluePath = path.join(dir, glue);
 const wasmBefore = fs.statSync(wasmPath).size;
-const glueJs = dropDeadClasses(fs.readFileSync(gluePath, "utf8"));
+const glueJs = inlineSnippets(dropDeadClasses(fs.readFileSync(gluePath, "utf8")));
 const { bytes: small, renames } = shrinkInterface(fs.readFileSync(wasmPath), usedExports(glueJs));
 if (renames.imports.size === 0) throw new Error("the wasm imports nothing from its glue: did wasm-bindgen's output change?");
 fs.writeFileSync(wasmPath, small);

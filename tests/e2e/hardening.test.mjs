@@ -64,10 +64,13 @@ test("the wasm exports only what its glue reads, and the two use short names", (
   assert.ok(imports.length > 100, `${imports.length} imports`);
   for (const name of exports) assert.match(glue, new RegExp(`\\.${name.replace("$", "\\$")}\\b`), `export ${name} is read by the glue`);
   // wasm-bindgen's names carry 16 hex digits of hash; post-build replaces them
-  // (a snippet's module name stays: it is the path of a file).
+  // (a snippet's module name stays: it is its key in the glue's import object).
   for (const name of [...exports, ...imports.map((i) => i.name)]) assert.doesNotMatch(name, /[0-9a-f]{16}/, `${name} is shortened`);
   assert.ok(imports.filter((i) => !i.module.startsWith("./snippets/")).every((i) => i.module === "w"));
   assert.equal(WebAssembly.Module.customSections(module, "producers").length, 0);
+  // The panic guard's snippet is folded into the glue: no request of its own.
+  assert.ok(!fs.existsSync(path.join(dist, "snippets")), "dist/ has no snippets/");
+  assert.doesNotMatch(fs.readFileSync(path.join(dist, "index.html"), "utf8"), /snippets\//);
 });
 
 const AXE = fs.readFileSync(path.join(ROOT, "node_modules/axe-core/axe.min.js"), "utf8");
