@@ -147,7 +147,7 @@ fn panels(ctx: Ctx, embed: bool) -> impl IntoView {
         </main>
         {(!embed).then(|| view! {
             <footer>
-                <p><Tr key="source" /> " · " {move || ctx.t(if ctx.page.with(|p| p.units) == tmath::units::ByteUnit::Gib { "unit-note-gib" } else { "unit-note-gb" })}</p>
+                <p><Tr key="source" /> " · " {move || ctx.t(if ctx.units() == tmath::units::ByteUnit::Gib { "unit-note-gib" } else { "unit-note-gb" })}</p>
             </footer>
         })}
     }

@@ -13,7 +13,6 @@ use tmath::memory::{gradient_bytes, model_bytes, optimizer_bytes};
 #[component]
 pub fn BreakdownTable() -> impl IntoView {
     let ctx = use_ctx();
-    let units = move || ctx.page.with(|p| p.units);
     // Five fixed rows built once; only their texts follow the result.
     let rows = [
         ("part-model", Item::Model),
@@ -44,7 +43,7 @@ pub fn BreakdownTable() -> impl IntoView {
                     <span class="swatch" style=format!("background:{}", css_color(i)) aria-hidden="true"></span>
                     <Tr key=testid />
                 </th>
-                <td class="num">{text(move || units().format(bytes()))}</td>
+                <td class="num">{text(move || ctx.units().format(bytes()))}</td>
                 <td class="detail">{detail} <Explain item=item /></td>
             </tr>
         }
@@ -60,24 +59,24 @@ pub fn BreakdownTable() -> impl IntoView {
             <tfoot>
                 <tr data-testid="per-gpu-total" data-bytes=text(move || total().get().to_string())>
                     <th scope="row"><Tr key="total" /></th>
-                    <td class="num">{text(move || units().format(total()))}</td>
+                    <td class="num">{text(move || ctx.units().format(total()))}</td>
                     <td></td>
                 </tr>
                 <tr data-testid="gpu-capacity" data-bytes=text(move || capacity().get().to_string())>
                     <th scope="row"><Tr key="capacity" /></th>
-                    <td class="num">{text(move || units().format(capacity()))}</td>
+                    <td class="num">{text(move || ctx.units().format(capacity()))}</td>
                     <td class="detail">{move || ctx.shown.with(|r| r.config.gpu.label)}</td>
                 </tr>
                 <Show when=move || { cpu().get() > 0.0 }>
                     <tr data-testid="cpu-per-node" data-bytes=text(move || cpu().get().to_string())>
                         <th scope="row"><Tr key="cpu-per-node" /></th>
-                        <td class="num">{text(move || units().format(cpu()))}</td>
+                        <td class="num">{text(move || ctx.units().format(cpu()))}</td>
                         <td></td>
                     </tr>
                 </Show>
                 <tr data-testid="inference" data-bytes=text(move || ctx.shown.with(|r| r.inference.get()).to_string())>
                     <th scope="row"><Tr key="inference-note" /></th>
-                    <td class="num">{text(move || units().format(ctx.shown.with(|r| r.inference)))}</td>
+                    <td class="num">{text(move || ctx.units().format(ctx.shown.with(|r| r.inference)))}</td>
                     <td class="detail">
                         {move || ctx.shown.with(|r| r.config.inference_dtype.as_str())} <Explain item=Item::Inference />
                     </td>

@@ -5,6 +5,7 @@ use crate::i18n::{self, Lang};
 use crate::state::PageOptions;
 use leptos::prelude::*;
 use tmath::settings::SettingError;
+use tmath::units::ByteUnit;
 use tmath::{evaluate, ConfigError, Report, Settings};
 
 /// Shared by all components (Leptos context).
@@ -113,6 +114,11 @@ impl Ctx {
         }
         next.gpus = None;
         self.settings.set(next);
+    }
+
+    /// The byte unit the page writes sizes in (GB or GiB), tracked.
+    pub fn units(&self) -> ByteUnit {
+        self.page.with(|p| p.units)
     }
 
     /// Text in the page's language.

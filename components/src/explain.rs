@@ -12,7 +12,7 @@ pub fn Explain(
     let ctx = use_ctx();
     // Worked out only while open: a closed formula costs nothing per slider step.
     let open = RwSignal::new(false);
-    let e = Memo::new(move |_| open.get().then(|| ctx.shown.with(|r| explain(r, item, ctx.page.with(|p| p.units)))));
+    let e = Memo::new(move |_| open.get().then(|| ctx.shown.with(|r| explain(r, item, ctx.units()))));
     let part = move |f: fn(&tmath::explain::Explanation) -> String| move || e.with(|e| e.as_ref().map(f));
     view! {
         <details

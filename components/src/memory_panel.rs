@@ -13,7 +13,7 @@ use tmath::units::{format_sig, Bytes};
 /// "✓ fits — 12 GB headroom" or "✗ does not fit — over by 63 GB", tracked.
 pub fn verdict(ctx: Ctx) -> String {
     ctx.shown.with(|r| {
-        let u = ctx.page.with(|p| p.units);
+        let u = ctx.units();
         if r.fits() {
             format!("✓ {} — {} {}", ctx.t("fits"), u.format(r.headroom()), ctx.t("headroom"))
         } else {
@@ -25,7 +25,7 @@ pub fn verdict(ctx: Ctx) -> String {
 #[component]
 pub fn MemoryPanel() -> impl IntoView {
     let ctx = use_ctx();
-    let units = Signal::derive(move || ctx.page.with(|p| p.units));
+    let units = Signal::derive(move || ctx.units());
     let bars = Signal::derive(move || {
         ctx.shown.with(|r| {
             let m = &r.per_gpu;

@@ -30,7 +30,6 @@ pub fn PlannerPanel() -> impl IntoView {
         sort(&mut fitting, sort_by.get());
         fitting
     };
-    let units = move || ctx.page.with(|p| p.units);
     // A sortable column's header: `label` as is, or translated as a key.
     let header = move |label: &'static str, translated: bool, by: Order| {
         view! {
@@ -116,7 +115,7 @@ pub fn PlannerPanel() -> impl IntoView {
                     </thead>
                     <tbody>
                         {move || {
-                            let u = units();
+                            let u = ctx.units();
                             rows()
                                 .into_iter()
                                 .map(|l| {

@@ -16,7 +16,6 @@ use tmath::units::format_sig;
 pub fn SummaryBar() -> impl IntoView {
     let ctx = use_ctx();
     let r = ctx.shown;
-    let units = move || ctx.page.with(|p| p.units);
     let fits = move || r.with(|r| r.fits());
     // Element Timing reports when this is painted: the benchmark's "first result
     // on screen". Text counts for its nearest block, so the mark is on the flex item.
@@ -24,9 +23,9 @@ pub fn SummaryBar() -> impl IntoView {
         <span class="memory" class:ok=fits class:bad=move || !fits()>
             <span class="k"><Tr key="total" /></span>
             " "
-            <b>{text(move || units().format(r.with(|r| r.per_gpu.total())))}</b>
+            <b>{text(move || ctx.units().format(r.with(|r| r.per_gpu.total())))}</b>
             " / "
-            {text(move || units().format(r.with(|r| r.gpu_mem())))}
+            {text(move || ctx.units().format(r.with(|r| r.gpu_mem())))}
             " "
             {text(move || verdict(ctx))}
         </span>

@@ -13,13 +13,12 @@ pub fn SweepsPanel() -> impl IntoView {
     let ctx = use_ctx();
     // Sweeps follow the settled result: dozens of evaluations and four redraws wait until input pauses.
     let settled = Memo::new(move |_| ctx.settled.get().unwrap_or_else(|| ctx.shown.get_untracked()));
-    let units = move || ctx.page.with(|p| p.units);
     let capacity = move || settled.with(|r| r.config.gpu_mem_bytes);
     let by_params = Signal::derive(move || {
         let points = settled.with(|r| sweep::memory_vs_params(&r.config, &sweep::log_points(1e8, 2e12, 40)));
         LineScene {
             series: vec![Series { label: ctx.t("total").into(), points, color: 0 }],
-            y: YAxis::Bytes(units()),
+            y: YAxis::Bytes(ctx.units()),
             capacity: Some(capacity()),
             marker: Some(settled.with(|r| r.config.params.get())),
         }
@@ -29,7 +28,7 @@ pub fn SweepsPanel() -> impl IntoView {
         let points = settled.with(|r| sweep::memory_vs_seq_len(&r.config, &lens));
         LineScene {
             series: vec![Series { label: ctx.t("total").into(), points, color: 3 }],
-            y: YAxis::Bytes(units()),
+            y: YAxis::Bytes(ctx.units()),
             capacity: Some(capacity()),
             marker: Some(settled.with(|r| r.config.seq_len as f64)),
         }
@@ -43,7 +42,7 @@ pub fn SweepsPanel() -> impl IntoView {
                 .enumerate()
                 .map(|(z, points)| Series { label: format!("ZeRO-{z}"), points, color: z })
                 .collect(),
-            y: YAxis::Bytes(units()),
+            y: YAxis::Bytes(ctx.units()),
             capacity: Some(capacity()),
             marker: Some(settled.with(|r| r.config.layout.gpus() as f64)),
         }

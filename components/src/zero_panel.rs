@@ -11,7 +11,7 @@ use tmath::config::ZeroStage;
 #[component]
 pub fn ZeroPanel() -> impl IntoView {
     let ctx = use_ctx();
-    let units = Signal::derive(move || ctx.page.with(|p| p.units));
+    let units = Signal::derive(move || ctx.units());
     // Follows the settled result: while a slider moves, only the main bar repaints each frame.
     let base = Memo::new(move |_| ctx.settled.get().unwrap_or_else(|| ctx.shown.get()));
     let reports = Memo::new(move |_| base.with(|r| ZeroStage::ALL.map(|z| r.with_zero(z))));
