@@ -95,7 +95,7 @@ fn draw(surface: &Surface, s: &LineScene) -> Option<()> {
     .ok()?;
     if let Some(c) = s.capacity {
         let yc = px(y(c)) as f64;
-        text.dashed_line(a.left.round(), yc, a.right.round(), yc, 6.0 * dpr, 4.0 * dpr, (2.0 * dpr).floor(), line_css);
+        text.capacity_line(a.left.round(), a.right.round(), yc, line_css);
     }
     if let Some(m) = s.marker.filter(|m| *m >= x0 && *m <= x1) {
         root.draw(&PathElement::new(

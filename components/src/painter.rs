@@ -142,18 +142,20 @@ impl Painter {
         }
     }
 
-    /// A dashed straight line in one stroke (plotters' dashed path draws every
-    /// dash as a path of its own, each setting the stroke style again: across
-    /// the bar chart, 87 strokes a slider step).
-    #[allow(clippy::too_many_arguments)]
-    pub fn dashed_line(&self, x0: f64, y0: f64, x1: f64, y1: f64, dash: f64, gap: f64, width: f64, color: &str) {
-        let pattern = js_sys::Array::of2(&dash.into(), &gap.into());
+    /// The capacity line's dash, horizontal from `x0` to `x1` at `y`, in one
+    /// stroke: 6 px dashes, 4 px gaps, 2 px wide (device pixels at a ratio of
+    /// 1). Both charts and the bar chart's legend key draw it. (plotters' dashed
+    /// path draws every dash as a path of its own, each setting the stroke style
+    /// again: across the bar chart, 87 strokes a slider step.)
+    pub fn capacity_line(&self, x0: f64, x1: f64, y: f64, color: &str) {
+        let d = self.dpr;
+        let pattern = js_sys::Array::of2(&(6.0 * d).into(), &(4.0 * d).into());
         let _ = self.ctx.set_line_dash(&pattern);
         self.ctx.set_stroke_style_str(color);
-        self.ctx.set_line_width(width);
+        self.ctx.set_line_width((2.0 * d).round().max(1.0));
         self.ctx.begin_path();
-        self.ctx.move_to(x0, y0);
-        self.ctx.line_to(x1, y1);
+        self.ctx.move_to(x0, y);
+        self.ctx.line_to(x1, y);
         self.ctx.stroke();
         let _ = self.ctx.set_line_dash(&js_sys::Array::new());
     }

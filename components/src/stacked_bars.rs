@@ -138,8 +138,7 @@ fn draw(surface: &Surface, scene: &Scene) -> Option<()> {
     }
     root.present().ok()?;
     let y = px(y_of(scene.capacity, max, area)) as f64;
-    let width = px(2.0 * dpr).max(1) as f64;
-    text.dashed_line(area.left.round(), y, area.right.round(), y, 6.0 * dpr, 4.0 * dpr, width, th.line_css);
+    text.capacity_line(area.left.round(), area.right.round(), y, th.line_css);
     // Text last, on top of the shapes.
     for r in &rects {
         let value = scene.bars[r.bar].segments[r.part];
@@ -165,7 +164,7 @@ fn draw(surface: &Surface, scene: &Scene) -> Option<()> {
     let (x0, top) = line_label_spot(scene.bars, max, area, y, label_w, label_h, gap).unwrap_or_else(|| {
         let key = 22.0 * dpr;
         let (x0, mid) = (area.right - label_w, area.top - gap - label_h / 2.0);
-        text.dashed_line(x0 - key - gap, mid, x0 - gap, mid, 6.0 * dpr, 4.0 * dpr, width, th.line_css);
+        text.capacity_line(x0 - key - gap, x0 - gap, mid, th.line_css);
         (x0, area.top - gap - label_h)
     });
     text.text(scene.capacity_label, x0, top + label_h, Align::Left, Baseline::Bottom, false, th.line_css);
