@@ -151,6 +151,8 @@ const policy = [
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data: blob:",
   "connect-src 'self'",
+  // The embed dialog previews the figure in a frame of the site itself.
+  "frame-src 'self'",
   "manifest-src 'self'",
   "base-uri 'self'",
   "form-action 'none'",

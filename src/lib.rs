@@ -13,14 +13,21 @@
 //! ```
 #![forbid(unsafe_code)]
 
+#[macro_use]
+mod macros;
+
 pub mod catalog;
 pub mod compute;
 pub mod config;
 pub mod explain;
 pub mod fp;
+pub mod keys;
+pub mod link;
 pub mod memory;
+pub mod page;
 pub mod parallel;
 pub mod planner;
+pub mod presets;
 pub mod report;
 pub mod settings;
 pub mod sweep;

@@ -16,6 +16,13 @@ pub fn inference_weight_bytes(dtype: InferenceDtype) -> BytesPerParam {
     })
 }
 
+/// Serving memory in two parts: the weights, and the ≤ 20 % the article adds
+/// for everything else (KV cache, activations, buffers).
+pub fn inference_parts(params: Params, dtype: InferenceDtype) -> (Bytes, Bytes) {
+    let weights = params * inference_weight_bytes(dtype);
+    (weights.whole(), (inference_memory(params, dtype) - weights).whole())
+}
+
 /// Total_inference ≈ 1.2 × model memory (article, "Total Inference Memory":
 /// "in our experience this overhead is ≤ 20%").
 pub const INFERENCE_OVERHEAD: f64 = 1.2;
@@ -24,6 +31,12 @@ pub const INFERENCE_OVERHEAD: f64 = 1.2;
 /// those of experts a token does not use.
 pub fn inference_memory(params: Params, dtype: InferenceDtype) -> Bytes {
     params * inference_weight_bytes(dtype) * INFERENCE_OVERHEAD
+}
+
+/// Bytes per parameter of the model states before any sharding: weights,
+/// gradients and optimizer (article: 2 + 2 + 12 = 16 for mixed precision with AdamW).
+pub fn state_bytes_per_param(c: &Config) -> [BytesPerParam; 3] {
+    [model_bytes(c.precision), gradient_bytes(c.grad_dtype), optimizer_bytes(c.optimizer, c.precision)]
 }
 
 /// memory_model: 4 bytes/param in fp32, 2 in fp16, bf16 or mixed (article, "Model Parameters").
@@ -128,6 +141,32 @@ pub fn divisors(c: &Config) -> Divisors {
     }
 }
 
+/// One part of a GPU's memory: a bar segment, a table row, a JSON field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Part {
+    Model,
+    Gradients,
+    Optimizer,
+    Activations,
+    LiveParams,
+}
+
+impl Part {
+    /// Stacking order, bottom first.
+    pub const ALL: [Part; 5] = [Part::Model, Part::Gradients, Part::Optimizer, Part::Activations, Part::LiveParams];
+
+    /// The field's name in the JSON's `per_gpu_bytes`.
+    pub fn json_name(self) -> &'static str {
+        match self {
+            Part::Model => "model",
+            Part::Gradients => "gradients",
+            Part::Optimizer => "optimizer",
+            Part::Activations => "activations",
+            Part::LiveParams => "zero3_live_params",
+        }
+    }
+}
+
 /// The bars of one GPU's memory. Parts map one-to-one to the chart's segments;
 /// the total is derived, never stored.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
@@ -147,15 +186,19 @@ impl MemoryBreakdown {
     pub fn model_states(&self) -> Bytes {
         self.model + self.gradients + self.optimizer
     }
-    /// Segments in stacking order, with their JSON names.
-    pub fn parts(&self) -> [(&'static str, Bytes); 5] {
-        [
-            ("model", self.model),
-            ("gradients", self.gradients),
-            ("optimizer", self.optimizer),
-            ("activations", self.activations),
-            ("zero3_live_params", self.zero3_live_params),
-        ]
+    /// One part.
+    pub fn get(&self, part: Part) -> Bytes {
+        match part {
+            Part::Model => self.model,
+            Part::Gradients => self.gradients,
+            Part::Optimizer => self.optimizer,
+            Part::Activations => self.activations,
+            Part::LiveParams => self.zero3_live_params,
+        }
+    }
+    /// Segments in stacking order, with their parts.
+    pub fn parts(&self) -> [(Part, Bytes); 5] {
+        Part::ALL.map(|p| (p, self.get(p)))
     }
 }
 

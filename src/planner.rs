@@ -10,8 +10,6 @@
 use crate::config::{Config, Layout, Recompute, ZeroStage};
 use crate::memory::{self, MemoryBreakdown, GPUS_PER_NODE};
 use crate::parallel;
-use crate::settings::SettingError;
-use crate::units::parse_number;
 use serde::Serialize;
 
 /// What the search may vary and what it assumes about the cluster.
@@ -47,82 +45,6 @@ impl Default for PlanOptions {
             intra_node_bytes_per_s: 300e9,
             inter_node_bytes_per_s: 50e9,
         }
-    }
-}
-
-/// The planner's own keys (command line `tmath plan` and the page), with their help.
-pub static PLAN_KEYS: &[(&str, &str)] = &[
-    ("max-gpus", "largest N the minimum-GPU search tries (default 16384)"),
-    ("global-batch", "sequences per step G (default 2048); m = ⌈G/(b·d)⌉"),
-    ("reserve-gb", "GB per GPU the formulas leave out: CUDA context, framework (default 1.5)"),
-    ("fragmentation-pct", "allocator fragmentation, % of the computed total (default 5)"),
-    ("intra-node-gbs", "per-GPU bandwidth inside a node, GB/s (NVLink; default 300)"),
-    ("inter-node-gbs", "per-GPU bandwidth across nodes, GB/s (InfiniBand; default 50)"),
-    ("tp-cross-node", "allow tensor parallelism beyond one 8-GPU node"),
-];
-
-impl PlanOptions {
-    /// Sets one planner key, with the calculator's parsing and errors.
-    pub fn set(&mut self, key: &str, value: &str) -> Result<(), SettingError> {
-        let Some(&(key, _)) = PLAN_KEYS.iter().find(|(k, _)| *k == key) else {
-            return Err(SettingError::UnknownKey(key.to_string()));
-        };
-        let number = |min: f64, max: f64| -> Result<f64, SettingError> {
-            let x = parse_number(value).map_err(|why| SettingError::BadNumber { key, value: value.into(), why })?;
-            if x < min || x > max {
-                return Err(SettingError::OutOfRange { key, value: value.into(), min, max });
-            }
-            Ok(x)
-        };
-        let whole = |min: f64, max: f64| -> Result<u64, SettingError> {
-            let x = number(min, max)?;
-            if x.fract() != 0.0 {
-                return Err(SettingError::NotWhole { key, value: value.into() });
-            }
-            Ok(x as u64)
-        };
-        match key {
-            "max-gpus" => self.max_gpus = whole(1.0, 1e7)?,
-            "global-batch" => self.global_batch = whole(1.0, 1e7)?,
-            "reserve-gb" => self.reserve_bytes = number(0.0, 1e4)? * 1e9,
-            "fragmentation-pct" => self.fragmentation = number(0.0, 100.0)? / 100.0,
-            "intra-node-gbs" => self.intra_node_bytes_per_s = number(1e-3, 1e6)? * 1e9,
-            "inter-node-gbs" => self.inter_node_bytes_per_s = number(1e-3, 1e6)? * 1e9,
-            _ => {
-                self.tp_cross_node = match value.trim().to_ascii_lowercase().as_str() {
-                    "" | "1" | "true" | "on" | "yes" => true,
-                    "0" | "false" | "off" | "no" => false,
-                    _ => return Err(SettingError::BadSwitch { key, value: value.into() }),
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// The value a control shows for a planner key.
-    pub fn value(&self, key: &str) -> Option<String> {
-        Some(match key {
-            "max-gpus" => self.max_gpus.to_string(),
-            "global-batch" => self.global_batch.to_string(),
-            "reserve-gb" => format!("{}", self.reserve_bytes / 1e9),
-            "fragmentation-pct" => format!("{}", self.fragmentation * 100.0),
-            "intra-node-gbs" => format!("{}", self.intra_node_bytes_per_s / 1e9),
-            "inter-node-gbs" => format!("{}", self.inter_node_bytes_per_s / 1e9),
-            "tp-cross-node" => (self.tp_cross_node as u8).to_string(),
-            _ => return None,
-        })
-    }
-
-    /// Keys that differ from the defaults, for the URL.
-    pub fn to_pairs(&self) -> Vec<(&'static str, String)> {
-        let base = PlanOptions::default();
-        PLAN_KEYS
-            .iter()
-            .filter_map(|(k, _)| {
-                let v = self.value(k)?;
-                (Some(&v) != base.value(k).as_ref()).then_some((*k, v))
-            })
-            .collect()
     }
 }
 

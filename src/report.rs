@@ -2,6 +2,7 @@
 
 use crate::compute::{self, ComputeBreakdown, MIN_RECOMMENDED_TOKENS};
 use crate::config::*;
+use crate::keys::K;
 use crate::memory::{self, MemoryBreakdown};
 use crate::parallel;
 use crate::units::{format_count, Bytes, Flops, Params, Tokens};
@@ -58,19 +59,19 @@ impl Warning {
         }
     }
 
-    /// The URL key of the control that causes it (where the page shows it).
-    pub fn key(&self) -> &'static str {
+    /// The key of the control that causes it (where the page shows it).
+    pub fn key(&self) -> K {
         match self {
-            Warning::TpAcrossNodes { .. } | Warning::SequenceParallelWithoutTp => "tp",
-            Warning::PipelineWithZero23 { .. } => "zero",
-            Warning::PipelineUneven { .. } => "pp",
-            Warning::FewMicroBatches { .. } => "grad-accum",
-            Warning::TokensBelowFloor { .. } => "tokens",
-            Warning::ShapeMismatch { .. } => "params",
-            Warning::PartitionWithSequenceParallel => "partition-activations",
-            Warning::TflopsAbovePeak { .. } | Warning::A100BelowExpected { .. } => "tflops",
-            Warning::OffloadWithoutZero => "offload",
-            Warning::LiveParamsLarge => "max-live-params",
+            Warning::TpAcrossNodes { .. } | Warning::SequenceParallelWithoutTp => K::Tp,
+            Warning::PipelineWithZero23 { .. } => K::Zero,
+            Warning::PipelineUneven { .. } => K::Pp,
+            Warning::FewMicroBatches { .. } => K::GradAccum,
+            Warning::TokensBelowFloor { .. } => K::Tokens,
+            Warning::ShapeMismatch { .. } => K::Params,
+            Warning::PartitionWithSequenceParallel => K::PartitionActivations,
+            Warning::TflopsAbovePeak { .. } | Warning::A100BelowExpected { .. } => K::Tflops,
+            Warning::OffloadWithoutZero => K::Offload,
+            Warning::LiveParamsLarge => K::MaxLiveParams,
         }
     }
 }
@@ -185,7 +186,14 @@ impl Report {
     }
     /// The same configuration under another ZeRO stage (the ZeRO paper's figure).
     pub fn with_zero(&self, zero: ZeroStage) -> Report {
-        evaluate(&Config { zero, ..self.config.clone() })
+        self.with(|c| c.zero = zero)
+    }
+
+    /// The same configuration with one change: another recomputation, layout, optimizer…
+    pub fn with(&self, change: impl FnOnce(&mut Config)) -> Report {
+        let mut c = self.config.clone();
+        change(&mut c);
+        evaluate(&c)
     }
 }
 

@@ -29,6 +29,13 @@ macro_rules! quantity {
             }
         }
 
+        impl std::ops::Sub for $name {
+            type Output = Self;
+            fn sub(self, rhs: Self) -> Self {
+                Self(self.0 - rhs.0)
+            }
+        }
+
         /// Scaling by a dimensionless factor (a sharding divisor, an overhead).
         impl Mul<f64> for $name {
             type Output = Self;

@@ -86,8 +86,13 @@ fn receipt_and_help() {
     assert!(out.contains("GB"));
     let (code, out, _) = tmath(&["--help"]);
     assert_eq!(code, 0);
-    for k in tmath::settings::KEYS {
+    use tmath::keys::{Target, KEYS};
+    for k in KEYS.iter().filter(|k| k.target() == Target::Calc) {
         assert!(out.contains(&format!("--{}", k.name)), "--help lacks --{}", k.name);
+    }
+    let (_, plan_help, _) = tmath(&["plan", "--help"]);
+    for k in KEYS.iter().filter(|k| k.target() == Target::Plan) {
+        assert!(plan_help.contains(&format!("--{}", k.name)), "plan --help lacks --{}", k.name);
     }
 }
 
@@ -96,7 +101,10 @@ fn bad_input_is_one_line_and_exit_2() {
     for (args, needle) in [
         (&["--bogus", "1"][..], "unknown flag"),
         (&["--params", "seven"], "not a number"),
-        (&["--params", "-7B"], "negative"),
+        (&["--params", "-7B"], "outside 1 to"),
+        (&["--params", "--json"], "params needs a value"),
+        (&["--lang", "ko"], "page"),
+        (&["--max-gpus", "8"], "tmath plan"),
         (&["--gpus", "0"], "gpus"),
         (&["--gpus", "16", "--tp", "2", "--dp", "4"], "≠"),
         (&["--tp", "3"], "does not divide"),

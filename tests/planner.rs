@@ -95,9 +95,10 @@ fn ranking_and_bandwidth() {
     }
 }
 
+/// The planner's keys are rows of the one key table: parsed, and written to a link, like the calculator's.
 #[test]
 fn planner_keys_parse() {
-    let mut o = PlanOptions::default();
+    let mut s = tmath::keys::State::default();
     for (k, v) in [
         ("max-gpus", "1024"),
         ("global-batch", "4k"),
@@ -105,18 +106,18 @@ fn planner_keys_parse() {
         ("fragmentation-pct", "10"),
         ("tp-cross-node", "1"),
     ] {
-        o.set(k, v).unwrap();
+        s.set(k, v).unwrap();
     }
+    let o = &s.plan;
     assert_eq!(
         (o.max_gpus, o.global_batch, o.reserve_bytes, o.fragmentation, o.tp_cross_node),
         (1024, 4000, 2e9, 0.1, true)
     );
-    assert!(o.set("global-batch", "1.5").is_err());
-    assert!(o.set("nope", "1").is_err());
-    let (mut back, pairs) = (PlanOptions::default(), o.to_pairs());
+    assert!(s.clone().set("global-batch", "1.5").is_err());
+    assert!(s.clone().set("nope", "1").is_err());
+    let pairs = s.to_pairs();
     assert_eq!(pairs.len(), 5);
-    for (k, v) in pairs {
-        back.set(k, &v).unwrap();
-    }
-    assert_eq!(back, o);
+    let (back, errors) = tmath::keys::State::from_pairs(pairs);
+    assert!(errors.is_empty());
+    assert_eq!(back, s);
 }

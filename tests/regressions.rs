@@ -1,18 +1,18 @@
 //! Inputs that once broke something (fuzzing, hostile links) stay here as tests.
 //! `scripts/fuzz.sh` leaves any new crash in fuzz/artifacts/query/: add it below.
 
-use tmath::{evaluate, Settings};
+use tmath::evaluate;
+use tmath::link::{load, query};
 
-/// Reads a query as the fuzz target does and checks what it checks.
-fn survives(query: &str) {
-    let pairs: Vec<(&str, &str)> = query.split('&').map(|p| p.split_once('=').unwrap_or((p, ""))).collect();
-    let (settings, _) = Settings::from_pairs(pairs);
-    if let Ok(config) = settings.resolve() {
+/// Reads a query with the page's own link codec, as the fuzz target does, and checks what it checks.
+fn survives(q: &str) {
+    let (state, _) = load(q);
+    let (back, errors) = load(&query(&state));
+    assert!(errors.is_empty(), "{q}: {errors:?}");
+    assert_eq!(back, state, "{q}: the canonical link restores the state");
+    if let Ok(config) = state.settings.resolve() {
         let r = evaluate(&config);
-        assert!(r.per_gpu.total().get().is_finite(), "{query}");
-        let (back, errors) = Settings::from_pairs(settings.to_pairs());
-        assert!(errors.is_empty(), "{query}: {errors:?}");
-        assert_eq!(back.resolve().ok(), Some(config), "{query}");
+        assert!(r.per_gpu.total().get().is_finite(), "{q}");
     }
 }
 
@@ -38,6 +38,10 @@ fn hostile_queries() {
         "params=9999999999999999&tokens=1e18",
         "sequence-parallel=yes&tsp=on&partition-activations=1&tp=8",
         "model=llama-3-405b&layers=1&pp=1000",
+        "%ZZ=%E0%A4%A&zero=%",
+        "fp=%F0%9F%92%A5%F0%9F%92%A5&deck=,,7b,,&slide=1000",
+        "lang=KO&units=GiB&view=3D&embed=yes&present=on",
+        "model=custom&grad-dtype=auto",
     ] {
         survives(q);
     }

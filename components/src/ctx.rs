@@ -1,10 +1,15 @@
-//! The state every component reads: one context, signals only at this level.
+//! The state every component reads: one context, signals only at this level,
+//! each as fine as what changes together. The calculation, the planner's
+//! assumptions, the byte unit, the float explorer's value and the rest of the
+//! page options are signals of their own: a keystroke in the float explorer
+//! re-derives neither the sweeps nor the planner.
 
 use crate::debounce::Debounce;
-use crate::i18n::{self, Lang};
-use crate::state::PageOptions;
+use crate::i18n;
 use leptos::prelude::*;
-use tmath::settings::SettingError;
+use tmath::keys::{Access, SettingError, State, K};
+use tmath::page::{Lang, PageOptions};
+use tmath::planner::PlanOptions;
 use tmath::units::ByteUnit;
 use tmath::{evaluate, ConfigError, Report, Settings};
 
@@ -12,14 +17,18 @@ use tmath::{evaluate, ConfigError, Report, Settings};
 #[derive(Clone, Copy)]
 pub struct Ctx {
     pub settings: RwSignal<Settings>,
+    pub plan: RwSignal<PlanOptions>,
+    /// The page's options but the unit and the float explorer's value (see below).
     pub page: RwSignal<PageOptions>,
+    pub units: RwSignal<ByteUnit>,
+    pub fp: RwSignal<Option<String>>,
     pub lang: Memo<Lang>,
     /// The core's result, or why the combination is impossible.
     pub result: Memo<Result<Report, ConfigError>>,
     /// The last valid result: what the charts show while a combination is impossible.
     pub shown: Memo<Report>,
     /// A rejected entry per control key, in the page's language.
-    pub field_errors: RwSignal<Vec<(String, SettingError)>>,
+    pub field_errors: RwSignal<Vec<(K, SettingError)>>,
     /// Keys the loaded URL could not take.
     pub url_errors: RwSignal<Vec<SettingError>>,
     /// `shown` once input has paused: the heavy panels (planner, sweeps) follow
@@ -31,7 +40,10 @@ pub struct Ctx {
 const SETTLE_MS: u32 = 120;
 
 impl Ctx {
-    pub fn new(settings: Settings, page: PageOptions, browser_lang: Lang, url_errors: Vec<SettingError>) -> Ctx {
+    pub fn new(state: State, browser_lang: Lang, url_errors: Vec<SettingError>) -> Ctx {
+        let State { settings, plan, page } = state;
+        let units = RwSignal::new(page.units);
+        let fp = RwSignal::new(page.fp.clone());
         let settings = RwSignal::new(settings);
         let page = RwSignal::new(page);
         let lang = Memo::new(move |_| page.with(|p| p.lang).unwrap_or(browser_lang));
@@ -50,7 +62,10 @@ impl Ctx {
         });
         Ctx {
             settings,
+            plan: RwSignal::new(plan),
             page,
+            units,
+            fp,
             lang,
             result,
             shown,
@@ -60,51 +75,107 @@ impl Ctx {
         }
     }
 
+    /// The whole state, as the link writes it (untracked).
+    pub fn state(&self) -> State {
+        let mut page = self.page.get_untracked();
+        page.units = self.units.get_untracked();
+        page.fp = self.fp.get_untracked();
+        State { settings: self.settings.get_untracked(), plan: self.plan.get_untracked(), page }
+    }
+
+    /// Tracks every signal the link is made of.
+    pub fn track_state(&self) {
+        self.settings.track();
+        self.plan.track();
+        self.page.track();
+        self.units.track();
+        self.fp.track();
+    }
+
     /// A control sets its key through the core's own parser: the same path as the URL.
-    pub fn set(&self, key: &str, value: &str) {
-        if tmath::planner::PLAN_KEYS.iter().any(|(k, _)| *k == key) {
-            let mut plan = self.page.with_untracked(|p| p.plan.clone());
-            let result = plan.set(key, value);
-            self.record(key, result.clone());
-            if result.is_ok() {
-                self.page.update(|p| p.plan = plan);
-            }
-            return;
-        }
-        if key == "model" && value.is_empty() {
-            self.settings.update(|s| s.model = None);
-            return;
-        }
-        let mut next = self.settings.get_untracked();
-        match next.set(key, value) {
-            Ok(()) => {
-                if matches!(key, "tp" | "pp" | "dp") {
-                    // The page edits degrees; N follows them.
-                    next.gpus = None;
+    pub fn set(&self, k: K, text: &str) {
+        let row = k.row();
+        let value = match row.parse(text) {
+            Ok(v) => v,
+            Err(e) => return self.record(k, Err(e)),
+        };
+        self.record(k, Ok(()));
+        match row.access {
+            Access::Calc { set, .. } => self.settings.update(|s| {
+                set(s, &value);
+                // The page edits N or d, never both: the other follows (N = t·p·d).
+                match k {
+                    K::Gpus => s.dp = None,
+                    K::Dp => s.gpus = None,
+                    _ => {}
                 }
-                self.record(key, Ok(()));
-                self.settings.set(next);
+            }),
+            Access::Plan { set, .. } => self.plan.update(|o| set(o, &value)),
+            Access::Page { set, .. } => {
+                let mut page = self.page.get_untracked();
+                page.units = self.units.get_untracked();
+                page.fp = self.fp.get_untracked();
+                set(&mut page, &value);
+                // Only the signal that holds the key changes.
+                match k {
+                    K::Units => self.units.set(page.units),
+                    K::Fp => self.fp.set(page.fp),
+                    _ => self.page.set(page),
+                }
             }
-            Err(e) => self.record(key, Err(e)),
         }
     }
 
     /// Keeps the latest rejected entry per key, or clears it.
-    fn record(&self, key: &str, result: Result<(), SettingError>) {
+    fn record(&self, k: K, result: Result<(), SettingError>) {
+        let had = self.field_errors.with_untracked(|errs| errs.iter().any(|(e, _)| *e == k));
+        if result.is_ok() && !had {
+            return;
+        }
         self.field_errors.update(|errs| {
-            errs.retain(|(k, _)| k != key);
+            errs.retain(|(e, _)| *e != k);
             if let Err(e) = result {
-                errs.push((key.to_string(), e));
+                errs.push((k, e));
             }
         });
     }
 
-    /// The value a control shows for `key` (calculator or planner), tracked.
-    pub fn value(&self, key: &str) -> String {
-        self.settings.with(|s| s.value(key)).or_else(|| self.page.with(|p| p.plan.value(key))).unwrap_or_default()
+    /// Whether the last entry of `k` was rejected, tracked.
+    pub fn has_error(&self, k: K) -> bool {
+        self.field_errors.with(|errs| errs.iter().any(|(e, _)| *e == k))
+            || self.result.with(|r| r.as_ref().err().is_some_and(|e| e.key() == k))
     }
 
-    /// Sets several keys at once (a planner layout): one recomputation, one URL write.
+    /// Whether the numbers on screen are not those of the controls (a rejected
+    /// entry or an impossible combination), tracked.
+    pub fn stale(&self) -> bool {
+        self.field_errors.with(|e| !e.is_empty()) || self.result.with(|r| r.is_err())
+    }
+
+    /// The value a control shows for `k`, tracked on the one signal that holds it.
+    pub fn value(&self, k: K) -> String {
+        let name = k.name();
+        let of = |settings, plan, page| State { settings, plan, page }.value(name).unwrap_or_default();
+        match k.row().access {
+            Access::Calc { .. } => {
+                self.settings.with(|s| of(s.clone(), PlanOptions::default(), PageOptions::default()))
+            }
+            Access::Plan { .. } => self.plan.with(|o| of(Settings::default(), o.clone(), PageOptions::default())),
+            // The language a menu shows is the page's, also when it follows the browser.
+            Access::Page { .. } if k == K::Lang => self.lang.get().as_str().to_string(),
+            Access::Page { .. } => {
+                let page = match k {
+                    K::Units => PageOptions { units: self.units.get(), ..PageOptions::default() },
+                    K::Fp => PageOptions { fp: self.fp.get(), ..PageOptions::default() },
+                    _ => self.page.get(),
+                };
+                of(Settings::default(), PlanOptions::default(), page)
+            }
+        }
+    }
+
+    /// Sets several calculation keys at once (a planner layout, a slide): one
+    /// recomputation, one URL write.
     pub fn set_all(&self, pairs: &[(&str, String)]) {
         let mut next = self.settings.get_untracked();
         for (k, v) in pairs {
@@ -118,7 +189,7 @@ impl Ctx {
 
     /// The byte unit the page writes sizes in (GB or GiB), tracked.
     pub fn units(&self) -> ByteUnit {
-        self.page.with(|p| p.units)
+        self.units.get()
     }
 
     /// Text in the page's language.

@@ -7,7 +7,7 @@ use tmath::{Report, Settings};
 
 /// `{"query": "...", "result": {…tmath --json…}}`.
 pub fn json(report: &Report, settings: &Settings) -> String {
-    let query = crate::state::query(settings, &Default::default());
+    let query = tmath::link::query(&tmath::keys::State { settings: settings.clone(), ..Default::default() });
     let result = to_tree(report).unwrap_or(Node::Null);
     to_json(&Node::Map(vec![("query".into(), Node::Str(query)), ("result".into(), result)]))
 }
@@ -23,7 +23,7 @@ fn csv_field(s: &str) -> String {
 /// `key,value` rows: the settings' keys, then every number of the JSON.
 pub fn csv(report: &Report, settings: &Settings) -> String {
     let mut out = String::from("key,value\n");
-    for k in tmath::settings::KEYS {
+    for k in tmath::keys::KEYS {
         if let Some(v) = settings.value(k.name) {
             out.push_str(&format!("{},{}\n", k.name, csv_field(&v)));
         }

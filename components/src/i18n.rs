@@ -1,94 +1,279 @@
-//! Korean and English: a hand-written table (about a hundred strings cost
-//! nothing in size, unlike an ICU-backed i18n crate). Terms follow the Korean
-//! translation of the article: 활성값, 옵티마이저 상태, 그래디언트, 혼합 정밀도.
+//! Korean and English: a hand-written table (a few hundred strings cost
+//! nothing in size, unlike an ICU-backed i18n crate).
+//!
+//! Glossary of the Korean page (terms a Korean ML reader knows; the English
+//! term in parentheses where a term first appears on a screen):
+//!
+//! | English | 한국어 |
+//! |---|---|
+//! | activations | 활성값 |
+//! | weights | 가중치 (모델 가중치) |
+//! | gradients | 그래디언트 |
+//! | optimizer states | 옵티마이저 상태 |
+//! | mixed precision | 혼합 정밀도 |
+//! | (activation) recomputation | (활성값) 재계산 |
+//! | batch, micro-batch | 배치, 마이크로배치 (only for batches) |
+//! | a parallel layout (t, p, d) | 병렬 구성 (never 배치) |
+//! | active parameters (MoE) | 토큰당 사용 파라미터 (not 활성: that is activations) |
+//! | ZeRO-3 live parameters | ZeRO-3 상주 파라미터 (live parameters): gathered and held at once |
+//! | tensor / pipeline / data parallelism | 텐서 / 파이프라인 / 데이터 병렬화 |
+//! | sequence parallelism | 시퀀스 병렬화 |
+//! | pipeline bubble | 파이프라인 버블 |
+//! | headroom | 여유 |
+//! | fits / does not fit | 들어감 / 들어가지 않음 (one wording everywhere) |
+//! | reserve (CUDA, framework) | 예비 메모리 |
+//! | fragmentation | 단편화 |
+//! | inference | 추론 |
+//! | embed (a figure) | 퍼가기 |
+//! | slide | 슬라이드 |
+//!
+//! Counts: English writes 7B and 1.4T as the article does; Korean writes
+//! 70억 and 1.4조 (see [`count`]).
 
-use tmath::settings::SettingError;
-use tmath::units::{format_count, format_sig};
+use tmath::catalog::Model;
+use tmath::keys::{SettingError, K};
+use tmath::page::{Lang, View};
+use tmath::units::{format_count, format_sig, NumberError};
 use tmath::{ConfigError, Warning};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Lang {
-    #[default]
-    Ko,
-    En,
+/// The label of a key's control: every key has one in both languages (the match is exhaustive).
+pub fn label(lang: Lang, k: K) -> &'static str {
+    let (en, ko) = match k {
+        K::Model => ("Preset", "모델 프리셋"),
+        K::Params => ("Parameters P", "파라미터 수 P"),
+        K::ActiveParams => ("Active parameters per token (MoE)", "토큰당 사용 파라미터 (MoE, active)"),
+        K::Tokens => ("Training tokens D", "학습 토큰 수 D"),
+        K::SeqLen => ("Sequence length s", "시퀀스 길이 s"),
+        K::MicroBatch => ("Micro-batch per GPU b", "GPU당 마이크로배치 b"),
+        K::GradAccum => ("Micro-batches per step m", "스텝당 마이크로배치 수 m"),
+        K::Hidden => ("Hidden size h", "은닉 차원 h"),
+        K::Layers => ("Layers L", "층 수 L"),
+        K::Heads => ("Attention heads a", "어텐션 헤드 수 a"),
+        K::Vocab => ("Vocabulary V", "어휘 크기 V"),
+        K::Tp => ("Tensor parallel t", "텐서 병렬 t"),
+        K::Pp => ("Pipeline parallel p", "파이프라인 병렬 p"),
+        K::Dp => ("Data parallel d", "데이터 병렬 d"),
+        K::Gpus => ("GPUs N = t·p·d", "GPU 수 N = t·p·d"),
+        K::Precision => ("Precision", "정밀도"),
+        K::GradDtype => ("Gradient dtype", "그래디언트 타입"),
+        K::Optimizer => ("Optimizer", "옵티마이저"),
+        K::Recompute => ("Activation recomputation", "활성값 재계산"),
+        K::SequenceParallel => ("Sequence parallelism", "시퀀스 병렬화"),
+        K::PartitionActivations => ("Partition activations (ZeRO-R)", "활성값 분할 (ZeRO-R)"),
+        K::Tsp => ("Folded tensor+sequence parallelism", "텐서+시퀀스 접힘 병렬화 (TSP)"),
+        K::Zero => ("ZeRO stage", "ZeRO 단계"),
+        K::Offload => ("Optimizer offload to CPU", "옵티마이저 CPU 오프로드"),
+        K::MaxLiveParams => ("ZeRO-3 max live parameters", "ZeRO-3 최대 상주 파라미터 (live parameters)"),
+        K::Gpu => ("GPU", "GPU"),
+        K::GpuMem => ("Memory per GPU", "GPU 메모리"),
+        K::Tflops => ("Achieved TFLOP/s per GPU", "GPU당 실제 TFLOP/s"),
+        K::UsdPerGpuHour => ("Price per GPU-hour", "GPU-시간당 가격"),
+        K::InferenceDtype => ("Inference dtype", "추론 데이터 타입"),
+        K::Convention => ("Convention", "계산 방식"),
+        K::MaxGpus => ("Largest N searched", "탐색할 최대 N"),
+        K::GlobalBatch => ("Global batch G (sequences)", "전역 배치 G (시퀀스)"),
+        K::ReserveGb => ("Reserve per GPU (CUDA, framework)", "GPU당 예비 메모리 (CUDA, 프레임워크)"),
+        K::FragmentationPct => ("Fragmentation", "단편화"),
+        K::IntraNodeGbs => ("NVLink per GPU", "노드 안 대역폭 (NVLink)"),
+        K::InterNodeGbs => ("InfiniBand per GPU", "노드 사이 대역폭 (InfiniBand)"),
+        K::TpCrossNode => ("Allow TP across nodes", "노드를 넘는 텐서 병렬 허용"),
+        K::Lang => ("Language", "언어"),
+        K::Units => ("Units", "단위"),
+        K::Embed => ("Figure for another page", "다른 페이지에 넣는 그림"),
+        K::View => ("View", "그림"),
+        K::Present => ("Presentation mode", "발표 모드"),
+        K::Deck => ("Slides", "슬라이드"),
+        K::Slide => ("Slide", "슬라이드 번호"),
+        K::Fp => ("A value to store", "저장해 볼 값"),
+    };
+    pick(lang, en, ko)
 }
 
-impl Lang {
-    pub fn parse(s: &str) -> Option<Lang> {
-        let s = s.trim().to_ascii_lowercase();
-        if s.starts_with("ko") {
-            Some(Lang::Ko)
-        } else if s.starts_with("en") {
-            Some(Lang::En)
-        } else {
-            None
-        }
-    }
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Lang::Ko => "ko",
-            Lang::En => "en",
-        }
+fn pick(lang: Lang, en: &'static str, ko: &'static str) -> &'static str {
+    match lang {
+        Lang::En => en,
+        Lang::Ko => ko,
     }
 }
 
-/// The text for `key` in `lang`; the key itself if missing (a test looks for that).
+/// A view's title: what a figure or a slide shows.
+pub fn view_title(lang: Lang, v: View) -> &'static str {
+    let (en, ko) = match v {
+        View::Compute => ("Training compute: C ≈ 6PD", "학습 계산량: C ≈ 6PD"),
+        View::Chinchilla => ("Chinchilla: tokens per parameter", "친칠라: 파라미터당 토큰 수"),
+        View::Inference => ("Inference memory: 1.2 × weights", "추론 메모리: 1.2 × 가중치"),
+        View::ModelStates => ("Model states: bytes per parameter", "모델 상태: 파라미터당 바이트"),
+        View::Activations => ("Activations, and why recomputation", "활성값과 재계산을 하는 까닭"),
+        View::Memory => ("Memory per GPU", "GPU당 메모리"),
+        View::Zero => ("The same run under ZeRO 0–3", "ZeRO 0–3 단계별 비교"),
+        View::ThreeD => ("3D parallelism: t × p × d", "3D 병렬화: t × p × d"),
+        View::Planner => ("Planner: how many GPUs, which layout", "플래너: GPU 몇 장에 어떤 병렬 구성으로"),
+        View::Sweeps => ("Sweeps", "변화 그래프"),
+        View::Fp => ("Floating-point formats", "부동소수점 형식"),
+    };
+    pick(lang, en, ko)
+}
+
+/// The label of one choice of a key, in the page's language where it differs from the spelling.
+pub fn choice(lang: Lang, k: K, value: &'static str) -> &'static str {
+    if k == K::View {
+        if let Some(v) = View::parse(value) {
+            return view_title(lang, v);
+        }
+    }
+    if k == K::GradDtype && value == "auto" {
+        return tr(lang, "grad-dtype-auto");
+    }
+    if k == K::Lang {
+        // A menu names each language in its own script.
+        return match value {
+            "ko" => "한국어",
+            _ => "English",
+        };
+    }
+    if k == K::Units {
+        return match value {
+            "gib" => "GiB (2³⁰)",
+            _ => "GB (10⁹)",
+        };
+    }
+    match tr(lang, value) {
+        "?" => value,
+        t => t,
+    }
+}
+
+/// A catalogue model's name; a mixture of experts says how many parameters a token uses.
+pub fn model_label(lang: Lang, m: &Model) -> String {
+    if m.active_params < m.params {
+        match lang {
+            Lang::En => format!("{} ({} active)", m.label, format_count(m.active_params)),
+            Lang::Ko => format!("{} (토큰당 {} 사용)", m.label, count(lang, m.active_params)),
+        }
+    } else {
+        m.label.to_string()
+    }
+}
+
+/// A count as a reader of the page writes it: 7B and 1.4T in English (the
+/// article's way); 70억 and 1.4조 in Korean.
+pub fn count(lang: Lang, x: f64) -> String {
+    if lang == Lang::En || !x.is_finite() {
+        return format_count(x);
+    }
+    let a = x.abs();
+    let (scaled, unit) = if a >= 1e12 {
+        (x / 1e12, "조")
+    } else if a >= 1e8 {
+        (x / 1e8, "억")
+    } else if a >= 1e4 {
+        (x / 1e4, "만")
+    } else {
+        (x, "")
+    };
+    format!("{}{unit}", grouped_sig(scaled))
+}
+
+/// Three significant digits, thousands grouped, trailing zeros of a fraction dropped: 3,000 · 67.4 · 1.4.
+fn grouped_sig(x: f64) -> String {
+    let s = format_sig(x);
+    let s =
+        if s.contains('.') && !s.contains('e') { s.trim_end_matches('0').trim_end_matches('.').to_string() } else { s };
+    let (int, frac) = s.split_once('.').map_or((s.as_str(), None), |(i, f)| (i, Some(f)));
+    if int.len() <= 3 || int.contains('e') {
+        return s.clone();
+    }
+    let mut out = String::new();
+    for (i, c) in int.chars().enumerate() {
+        if i > 0 && (int.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    frac.map_or(out.clone(), |f| format!("{out}.{f}"))
+}
+
+/// A number in words and units, for a screen reader: "7 billion parameters", "파라미터 70억 개".
+pub fn spoken(lang: Lang, k: K, x: f64) -> String {
+    let (noun_en, noun_ko) = match k {
+        K::Params | K::ActiveParams | K::MaxLiveParams => ("parameters", "파라미터"),
+        K::Tokens | K::SeqLen => ("tokens", "토큰"),
+        K::MicroBatch | K::GlobalBatch => ("sequences", "시퀀스"),
+        K::GradAccum => ("micro-batches", "마이크로배치"),
+        K::Dp | K::Gpus | K::MaxGpus => ("GPUs", "GPU"),
+        K::Tflops => ("TFLOP/s", "TFLOP/s"),
+        _ => ("", ""),
+    };
+    match lang {
+        Lang::En => {
+            let words = if x >= 1e12 {
+                format!("{} trillion", format_sig(x / 1e12).trim_end_matches(".00"))
+            } else if x >= 1e9 {
+                format!("{} billion", trim(x / 1e9))
+            } else if x >= 1e6 {
+                format!("{} million", trim(x / 1e6))
+            } else {
+                grouped_sig(x)
+            };
+            format!("{words} {noun_en}").trim_end().to_string()
+        }
+        Lang::Ko => format!("{noun_ko} {}", count(lang, x)).trim().to_string(),
+    }
+}
+
+fn trim(x: f64) -> String {
+    let s = format_sig(x);
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        s
+    }
+}
+
+/// Bytes per parameter: "16 B/param", "파라미터당 16바이트".
+pub fn bytes_per_param(lang: Lang, b: f64) -> String {
+    match lang {
+        Lang::En => format!("{} B/param", trim(b)),
+        Lang::Ko => format!("파라미터당 {}바이트", trim(b)),
+    }
+}
+
+/// The same, short, for a bar's second line under a title that says "per parameter": "16 B/param", "16바이트".
+pub fn bytes_per_param_short(lang: Lang, b: f64) -> String {
+    match lang {
+        Lang::En => format!("{} B/param", trim(b)),
+        Lang::Ko => format!("{}바이트", trim(b)),
+    }
+}
+
+/// The text for `key` in `lang`; "?" if missing (a test scans the sources for keys that miss).
 pub fn tr(lang: Lang, key: &str) -> &'static str {
     let (en, ko) = match key {
         "title" => ("Transformer Math calculator", "트랜스포머 수학 계산기"),
+        "doc-title" => (
+            "Transformer Math calculator · GPU memory and training compute",
+            "트랜스포머 수학 계산기 · GPU 메모리와 학습 계산량",
+        ),
         "subtitle" => (
             "Memory per GPU and compute of training a transformer, from EleutherAI's Transformer Math 101",
             "EleutherAI의 「트랜스포머 수학 101」 식으로 계산한 GPU당 메모리와 학습 계산량",
         ),
+        "loading" => ("Loading the calculator…", "계산기를 불러오는 중…"),
+        "skip-to-results" => ("Skip to the results", "결과로 건너뛰기"),
         "section-model" => ("Model", "모델"),
         "section-data" => ("Data", "데이터"),
         "section-training" => ("Training", "학습 설정"),
         "section-parallel" => ("Parallelism", "병렬화"),
         "section-hardware" => ("Hardware and cost", "하드웨어와 비용"),
-        "section-memory" => ("Memory per GPU", "GPU당 메모리"),
-        "section-zero" => ("The same run under ZeRO 0–3", "ZeRO 0–3 단계별 비교"),
-        "section-compute" => ("Compute", "계산량"),
-        "section-chinchilla" => ("Chinchilla", "친칠라"),
-        "model" => ("Preset", "모델 프리셋"),
+        "section-shape" => ("Model shape", "모델 모양"),
         "custom" => ("custom", "직접 입력"),
-        "params" => ("Parameters P", "파라미터 수 P"),
-        "active-params" => ("Active parameters (MoE)", "토큰당 활성 파라미터 (MoE)"),
-        "tokens" => ("Training tokens D", "학습 토큰 수 D"),
-        "seq-len" => ("Sequence length s", "시퀀스 길이 s"),
-        "micro-batch" => ("Micro-batch per GPU b", "GPU당 마이크로배치 b"),
-        "grad-accum" => ("Micro-batches per step m", "스텝당 마이크로배치 수 m"),
-        "hidden" => ("Hidden size h", "은닉 차원 h"),
-        "layers" => ("Layers L", "층 수 L"),
-        "heads" => ("Attention heads a", "어텐션 헤드 수 a"),
-        "vocab" => ("Vocabulary V", "어휘 크기 V"),
-        "precision" => ("Precision", "정밀도"),
-        "grad-dtype" => ("Gradient dtype", "그래디언트 타입"),
         "grad-dtype-auto" => ("as the model", "모델과 같게"),
-        "optimizer" => ("Optimizer", "옵티마이저"),
-        "recompute" => ("Activation recomputation", "활성값 재계산"),
-        "sequence-parallel" => ("Sequence parallelism", "시퀀스 병렬화"),
-        "partition-activations" => ("Partition activations (ZeRO-R)", "활성값 분할 (ZeRO-R)"),
-        "tsp" => ("Folded tensor+sequence parallelism", "텐서+시퀀스 접힘 병렬화 (TSP)"),
-        "offload" => ("Optimizer offload to CPU", "옵티마이저 CPU 오프로드"),
-        "zero" => ("ZeRO stage", "ZeRO 단계"),
-        "tp" => ("Tensor parallel t", "텐서 병렬 t"),
-        "pp" => ("Pipeline parallel p", "파이프라인 병렬 p"),
-        "dp" => ("Data parallel d", "데이터 병렬 d"),
-        "gpus" => ("GPUs N = t·p·d", "GPU 수 N = t·p·d"),
-        "gpu" => ("GPU", "GPU"),
-        "max-live-params" => ("ZeRO-3 max live parameters", "ZeRO-3 최대 라이브 파라미터"),
-        "gpu-mem" => ("Memory per GPU", "GPU 메모리"),
-        "tflops" => ("Achieved TFLOP/s per GPU", "GPU당 실측 TFLOP/s"),
-        "usd-per-gpu-hour" => ("Price per GPU-hour", "GPU-시간당 가격"),
-        "inference-dtype" => ("Inference dtype", "추론 데이터 타입"),
-        "convention" => ("Convention", "계산 방식"),
-        "units" => ("Units", "단위"),
-        "lang" => ("Language", "언어"),
         "part-model" => ("weights", "모델 가중치"),
         "part-gradients" => ("gradients", "그래디언트"),
         "part-optimizer" => ("optimizer states", "옵티마이저 상태"),
         "part-activations" => ("activations", "활성값"),
-        "part-zero3-live-params" => ("ZeRO-3 live params", "ZeRO-3 라이브 파라미터"),
+        "part-zero3-live-params" => ("ZeRO-3 live params", "ZeRO-3 상주 파라미터"),
+        "part-overhead" => ("inference overhead (0.2 × weights)", "추론 부가 메모리 (0.2 × 가중치)"),
         "total" => ("total per GPU", "GPU당 합계"),
         "summary" => ("Result at a glance", "결과 요약"),
         "capacity" => ("GPU memory", "GPU 메모리 용량"),
@@ -104,6 +289,7 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "recompute-extra" => ("recomputation", "재계산"),
         "petaflop-days" => ("PetaFLOP-days", "페타플롭-일"),
         "gpu-hours" => ("GPU-hours", "GPU-시간"),
+        "gpu-hour" => ("GPU-hour", "GPU-시간"),
         "days" => ("Wall-clock days", "학습 기간(일)"),
         "cost" => ("Cost", "비용"),
         "chinchilla-ratio" => ("tokens per parameter D/P", "파라미터당 토큰 수 D/P"),
@@ -112,6 +298,15 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
             "The article advises against training an LLM on fewer than 200B tokens.",
             "원문은 LLM을 2,000억(200B) 토큰보다 적게 학습하는 것을 권하지 않습니다.",
         ),
+        "chinchilla-floor-short" => ("200B-token floor", "2,000억 토큰 하한"),
+        "chinchilla-line" => ("D = 20P (compute-optimal)", "D = 20P (계산 최적)"),
+        "this-run" => ("this run", "이 학습"),
+        "tokens-word" => ("tokens", "토큰"),
+        "params-axis" => ("parameters P", "파라미터 수 P"),
+        "gpus-axis" => ("GPUs N", "GPU 수 N"),
+        "seq-axis" => ("sequence length s", "시퀀스 길이 s"),
+        "tokens-axis" => ("tokens D", "토큰 수 D"),
+        "days-unit" => ("days", "일"),
         "bubble" => ("pipeline bubble (p−1)/m", "파이프라인 버블 (p−1)/m"),
         "global-batch-label" => ("global batch", "전역 배치"),
         "sequences" => ("sequences", "시퀀스"),
@@ -121,13 +316,16 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
             "This combination is impossible; the numbers below are from the last valid one.",
             "이 조합은 불가능합니다. 아래 숫자는 마지막으로 올바른 조합의 결과입니다.",
         ),
+        "stale-short" => ("⚠ last valid numbers", "⚠ 마지막으로 올바른 값"),
         "bad-keys" => ("Ignored in the link, defaults used:", "링크에서 무시하고 기본값을 쓴 항목:"),
         "copy-link" => ("Copy link", "링크 복사"),
         "copied" => ("Copied", "복사됨"),
+        "copy" => ("Copy", "복사"),
         "source" => (
             "Source: Transformer Math 101 (EleutherAI, CC BY 4.0)",
             "출처: 트랜스포머 수학 101 (EleutherAI, CC BY 4.0)",
         ),
+        "source-short" => ("Transformer Math 101 (EleutherAI, CC BY 4.0)", "트랜스포머 수학 101 (EleutherAI, CC BY 4.0)"),
         "unit-note-gb" => ("GB = 10⁹ bytes", "GB = 10⁹ 바이트"),
         "unit-note-gib" => ("GiB = 2³⁰ bytes", "GiB = 2³⁰ 바이트"),
         "article" => ("article (verbatim)", "원문 그대로"),
@@ -135,25 +333,32 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "none" => ("none", "없음"),
         "selective" => ("selective", "선택적"),
         "full" => ("full", "전체"),
+        "optimizer" => ("CPU", "CPU로"),
         "mixed" => ("mixed (16-bit + fp32)", "혼합 정밀도 (16비트 + fp32)"),
         "adamw" => ("AdamW", "AdamW"),
         "adam-8bit" => ("8-bit Adam", "8비트 Adam"),
         "sgd-momentum" => ("SGD with momentum", "모멘텀 SGD"),
         "sgd" => ("SGD", "SGD"),
-        "section-planner" => ("Planner: how many GPUs, which layout", "플래너: GPU 몇 장에 어떤 배치로"),
+        "compute-short" => ("compute", "계산량"),
+        "recompute-none" => ("no recomputation", "재계산 없음"),
+        "recompute-selective" => ("selective", "선택적 재계산"),
+        "recompute-full" => ("full", "전체 재계산"),
         "min-gpus" => ("Fewest GPUs that fit", "들어가는 최소 GPU 수"),
         "use-min" => ("Use it", "이 구성 적용"),
         "reserve" => ("reserve", "예비"),
-        "fastest-on" => ("Fastest layouts that fit on", "들어가는 가장 빠른 배치,"),
+        "fastest-on" => ("Fastest layouts that fit on", "들어가는 가장 빠른 병렬 구성,"),
         "apply" => ("Apply", "적용"),
         "s-per-step" => ("s/step", "초/스텝"),
-        "section-fp" => ("Floating-point formats", "부동소수점 형식"),
-        "fp-value" => ("A value to store", "저장해 볼 값"),
+        "recompute-short" => ("recompute", "재계산"),
+        "sp-short" => ("SP", "시퀀스 병렬"),
+        "mem-per-gpu" => ("memory/GPU", "GPU당 메모리"),
         "fp-bad-value" => ("Not a number (try 0.1, 65504, 1e-8)", "숫자가 아닙니다 (예: 0.1, 65504, 1e-8)"),
         "fp-format" => ("format", "형식"),
         "fp-bits" => ("sign · exponent · mantissa", "부호 · 지수 · 가수"),
         "fp-stored" => ("stored value", "저장되는 값"),
         "fp-ranges" => ("Ranges", "표현 범위"),
+        "fp-exp-man" => ("exp / man", "지수 / 가수"),
+        "fp-max" => ("max", "최댓값"),
         "fp-min-normal" => ("min normal", "최소 정규수"),
         "fp-min-subnormal" => ("min subnormal", "최소 비정규수"),
         "fp-loss-scaling" => ("Why fp16 needs loss scaling", "fp16에 손실 스케일링이 필요한 까닭"),
@@ -168,6 +373,7 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "fp-underflow" => ("underflow → 0", "언더플로 → 0"),
         "fp-nan" => ("NaN", "NaN"),
         "fp-inf" => ("infinite", "무한대"),
+        "fp-scaled" => ("× 1024 (loss scale)", "× 1024 (손실 스케일)"),
         "explain" => ("Show the formula", "식 보기"),
         "note-article-gradients" => (
             "The article's 3D formula divides gradients by p only; the megatron convention divides them by t·p.",
@@ -188,24 +394,40 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         ),
         "note-200b" => (
             "Whatever the Chinchilla point, the article advises against fewer than 200B tokens.",
-            "친칠라 최적점이 어디든, 원문은 200B 토큰보다 적게 학습하지 말라고 권합니다.",
+            "친칠라 최적점이 어디든, 원문은 2,000억 토큰보다 적게 학습하지 말라고 권합니다.",
         ),
         "presets" => ("Lecture presets", "강의용 예시"),
+        "exports" => ("Export", "내보내기"),
         "present" => ("Presentation mode", "발표 모드"),
-        "present-help" => {
-            ("Keys: ← → presets · F full screen · Esc leave", "키: ← → 예시 넘기기 · F 전체 화면 · Esc 나가기")
-        }
+        "slides-help" => ("← → slides · F full screen · Esc leave", "← → 슬라이드 넘기기 · F 전체 화면 · Esc 나가기"),
+        "slide-counter" => ("slide", "슬라이드"),
+        "slides-nav" => ("Slides", "슬라이드"),
+        "prev-slide" => ("Previous slide", "이전 슬라이드"),
+        "next-slide" => ("Next slide", "다음 슬라이드"),
+        "leave-slides" => ("Leave the slides", "발표 끝내기"),
         "preset-7b" => ("7B on one A100 80 GB (the article's example)", "A100 80GB 한 장에 7B (원문 예시)"),
-        "preset-70b-8" => ("70B with FSDP (ZeRO-3) on 8 GPUs: does not fit", "FSDP(ZeRO-3)로 GPU 8장에 70B: 안 들어감"),
+        "preset-activations-7b" => ("A 7B model at 4,096 tokens", "시퀀스 길이 4,096의 7B 모델"),
+        "preset-zero-paper" => ("ZeRO paper: 7.5B on 64 GPUs", "ZeRO 논문: GPU 64장에 7.5B"),
+        "preset-gpt-3" => ("GPT-3 175B on 8 × 8 × 16 A100s", "A100 8 × 8 × 16장에 GPT-3 175B"),
+        "preset-70b-fsdp" => ("70B with FSDP (ZeRO-3): 8 vs 16 GPUs", "FSDP(ZeRO-3)로 70B: GPU 8장과 16장"),
+        "preset-70b-8" => (
+            "70B with FSDP (ZeRO-3) on 8 GPUs: does not fit",
+            "FSDP(ZeRO-3)로 GPU 8장에 70B: 들어가지 않음",
+        ),
         "preset-70b-16" => ("70B with FSDP on 16 GPUs and full recomputation", "FSDP로 GPU 16장에 70B, 전체 재계산"),
-        "preset-405b" => ("Llama 3 405B on 8×16×128 H100s", "H100 8×16×128장에 Llama 3 405B"),
-        "preset-gpt3" => ("GPT-3 175B on 300B tokens", "300B 토큰으로 학습한 GPT-3 175B"),
-        "preset-zero" => ("ZeRO paper: 7.5B on 64 GPUs", "ZeRO 논문: GPU 64장에 7.5B"),
+        "preset-405b" => ("Llama 3 405B on 8 × 16 × 128 H100s", "H100 8 × 16 × 128장에 Llama 3 405B"),
+        "preset-chinchilla-70b" => ("Chinchilla: 70B on 1.4T tokens", "친칠라: 1.4조 토큰으로 학습한 70B"),
         "preset-megatron-22b" => ("Megatron paper: 22B", "Megatron 논문: 22B"),
         "preset-megatron-175b" => ("Megatron paper: 175B", "Megatron 논문: 175B"),
         "preset-megatron-530b" => ("Megatron paper: 530B", "Megatron 논문: 530B"),
         "preset-megatron-1t" => ("Megatron paper: 1T", "Megatron 논문: 1T"),
-        "section-sweeps" => ("Sweeps", "변화 그래프"),
+        "variant-8-gpus-full" => ("8 GPUs, full recomputation", "GPU 8장, 전체 재계산"),
+        "variant-16-gpus-selective" => ("16 GPUs, selective", "GPU 16장, 선택적 재계산"),
+        "variant-16-gpus-full" => ("16 GPUs, full recomputation", "GPU 16장, 전체 재계산"),
+        "axis-d" => ("d only", "d만"),
+        "axis-td" => ("t × d", "t × d"),
+        "axis-pd" => ("p × d", "p × d"),
+        "axis-tpd" => ("t × p × d", "t × p × d"),
         "sweep-params" => (
             "Memory per GPU against model size (shape scaled with P)",
             "모델 크기에 따른 GPU당 메모리 (모양은 P에 맞춰 키움)",
@@ -214,30 +436,24 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "sweep-gpus" => ("Memory per GPU against GPU count, by ZeRO stage", "GPU 수에 따른 GPU당 메모리, ZeRO 단계별"),
         "sweep-days" => ("Training days against GPU count", "GPU 수에 따른 학습 기간(일)"),
         "plan-assumptions" => ("Assumptions", "가정"),
-        "no-layout" => ("No layout fits on this many GPUs.", "이 GPU 수로는 들어가는 배치가 없습니다."),
-        "max-gpus" => ("Largest N searched", "탐색할 최대 N"),
-        "global-batch" => ("Global batch G (sequences)", "전역 배치 G (시퀀스)"),
-        "reserve-gb" => ("Reserve per GPU (CUDA, framework)", "GPU당 예비 메모리 (CUDA, 프레임워크)"),
-        "fragmentation-pct" => ("Fragmentation", "단편화"),
-        "intra-node-gbs" => ("NVLink per GPU", "노드 안 대역폭 (NVLink)"),
-        "inter-node-gbs" => ("InfiniBand per GPU", "노드 사이 대역폭 (InfiniBand)"),
-        "tp-cross-node" => ("Allow TP across nodes", "노드를 넘는 텐서 병렬 허용"),
+        "no-layout" => ("No layout fits on this many GPUs.", "이 GPU 수로는 들어가는 병렬 구성이 없습니다."),
+        "open-full" => ("Open the full calculator", "전체 계산기에서 열기"),
+        "embed" => ("Embed", "퍼가기"),
+        "embed-title" => ("Embed this figure", "이 그림 퍼가기"),
+        "embed-view" => ("Figure", "그림"),
+        "embed-code-label" => ("HTML to paste into a page", "페이지에 붙여 넣을 HTML"),
+        "embed-preview" => ("Preview at 720 px wide", "너비 720px 미리 보기"),
+        "embed-note" => (
+            "The frame's height is the figure's height at 720 px wide, so a page that runs no script shows it whole. Narrower or wider, the chart grows or shrinks to keep that height; a page that runs scripts can also follow the figure's own height messages (tmath:resize).",
+            "틀의 높이는 너비 720px에서 그림의 높이입니다. 그래서 스크립트를 실행하지 않는 페이지에서도 그림이 다 보입니다. 너비가 더 좁거나 넓으면 그래프가 늘거나 줄어 그 높이를 지킵니다. 스크립트를 실행하는 페이지라면 그림이 보내는 높이 메시지(tmath:resize)를 따를 수도 있습니다.",
+        ),
+        "close" => ("Close", "닫기"),
+        "frame-title" => ("Transformer Math calculator", "트랜스포머 수학 계산기"),
         "panic" => ("Something went wrong inside the calculator.", "계산기 안에서 문제가 생겼습니다."),
         "reset" => ("Start over with the defaults", "기본값으로 다시 시작"),
-        _ => return leak_key(key),
+        _ => return "?",
     };
-    match lang {
-        Lang::En => en,
-        Lang::Ko => ko,
-    }
-}
-
-/// A missing key shows as itself, so a forgotten translation is visible, not blank.
-fn leak_key(key: &str) -> &'static str {
-    match tmath::settings::key(key) {
-        Some(k) => k.name,
-        None => "?",
-    }
+    pick(lang, en, ko)
 }
 
 /// A warning in the page's language.
@@ -261,19 +477,19 @@ pub fn warning(lang: Lang, w: &Warning) -> String {
             100.0 * tmath::parallel::bubble_fraction(*pp, *grad_accum)
         ),
         Warning::TokensBelowFloor { tokens } => {
-            format!("{} 토큰: 원문은 LLM을 200B 토큰보다 적게 학습하는 것을 권하지 않습니다", format_count(*tokens))
+            format!("{} 토큰: 원문은 LLM을 2,000억 토큰보다 적게 학습하는 것을 권하지 않습니다", count(lang, *tokens))
         }
         Warning::ShapeMismatch { params, shape_params } => format!(
             "P = {}인데 모델 모양(12·L·h² + V·h)으로는 {}: 활성값은 모양을 따릅니다",
-            format_count(*params),
-            format_count(*shape_params)
+            count(lang, *params),
+            count(lang, *shape_params)
         ),
         Warning::SequenceParallelWithoutTp => "시퀀스 병렬화는 t > 1일 때만 효과가 있습니다".into(),
         Warning::PartitionWithSequenceParallel => {
             "활성값 분할과 시퀀스 병렬화는 둘 다 활성값을 t로 나눕니다: 한 번만 셉니다".into()
         }
         Warning::TflopsAbovePeak { tflops, peak } => {
-            format!("실측 {} TFLOP/s가 데이터시트 최대치 {peak}보다 큽니다", format_sig(*tflops))
+            format!("실제 {} TFLOP/s가 데이터시트 최대치 {peak}보다 큽니다", format_sig(*tflops))
         }
         Warning::A100BelowExpected { tflops } => format!(
             "A100 한 장당 {} TFLOP/s: 원문은 약 120은 늘 낼 수 있어야 하고 115보다 낮으면 어딘가 문제가 있다고 합니다",
@@ -281,30 +497,74 @@ pub fn warning(lang: Lang, w: &Warning) -> String {
         ),
         Warning::OffloadWithoutZero => "ZeRO-Offload는 오프로드한 옵티마이저를 샤딩합니다: ZeRO 1–3을 쓰세요".into(),
         Warning::LiveParamsLarge => {
-            "ZeRO-3 라이브 파라미터가 샤딩된 가중치보다 큽니다: max-live-params를 줄이세요".into()
+            "ZeRO-3 상주 파라미터가 샤딩된 가중치보다 큽니다: ZeRO-3 최대 상주 파라미터를 줄이세요".into()
         }
     }
 }
 
-/// A rejected key or value in the page's language.
+/// The label of the key an error is about, or the text as given for an unknown key.
+fn named(lang: Lang, key: &str) -> String {
+    K::of(key).map_or_else(|| format!("'{}'", tmath::keys::shown(key)), |k| label(lang, k).to_string())
+}
+
+/// A rejected value beside its control, naming the field by its label.
 pub fn setting_error(lang: Lang, e: &SettingError) -> String {
-    if lang == Lang::En {
-        return e.to_string();
-    }
-    let cut = |v: &str| -> String { v.chars().take(40).collect() };
-    match e {
-        SettingError::UnknownKey(k) => format!("알 수 없는 항목 '{}'", cut(k)),
-        SettingError::BadNumber { key, value, .. } => {
-            format!("{key}: '{}'은(는) 숫자가 아닙니다 (예: 7e9, 7B, 1.4T)", cut(value))
+    error_text(lang, e, named(lang, e.key()))
+}
+
+/// A rejected key or value of a link: the field's label and, since the link is what
+/// has to change, its key there ("Parameters P (params)").
+pub fn link_error(lang: Lang, e: &SettingError) -> String {
+    let field = match K::of(e.key()) {
+        Some(k) => format!("{} ({})", label(lang, k), k.name()),
+        None => named(lang, e.key()),
+    };
+    error_text(lang, e, field)
+}
+
+fn error_text(lang: Lang, e: &SettingError, field: String) -> String {
+    let cut = tmath::keys::shown;
+    match (lang, e) {
+        (Lang::En, SettingError::UnknownKey(k)) => format!("unknown key '{}'", cut(k)),
+        (Lang::Ko, SettingError::UnknownKey(k)) => format!("알 수 없는 항목 '{}'", cut(k)),
+        (Lang::En, SettingError::BadNumber { value, why, .. }) => match why {
+            NumberError::NotFinite => format!("{field}: '{}' is too large", cut(value)),
+            NumberError::Empty => format!("{field}: empty"),
+            _ => format!("{field}: '{}' is not a number (try 7e9, 7B, 1.4T)", cut(value)),
+        },
+        (Lang::Ko, SettingError::BadNumber { value, why, .. }) => match why {
+            NumberError::NotFinite => format!("{field}: '{}'은(는) 너무 큽니다", cut(value)),
+            NumberError::Empty => format!("{field}: 비어 있습니다"),
+            _ => format!("{field}: '{}'은(는) 숫자가 아닙니다 (예: 7e9, 7B, 70억)", cut(value)),
+        },
+        (Lang::En, SettingError::NotWhole { value, .. }) => format!("{field}: '{}' must be a whole number", cut(value)),
+        (Lang::Ko, SettingError::NotWhole { value, .. }) => format!("{field}: '{}'은(는) 정수여야 합니다", cut(value)),
+        (Lang::En, SettingError::OutOfRange { value, min, max, .. }) => format!(
+            "{field}: '{}' is out of range ({} to {})",
+            cut(value),
+            tmath::keys::bound(*min),
+            tmath::keys::bound(*max)
+        ),
+        (Lang::Ko, SettingError::OutOfRange { value, min, max, .. }) => format!(
+            "{field}: '{}'은(는) 범위를 벗어납니다 ({}부터 {}까지)",
+            cut(value),
+            tmath::keys::bound(*min),
+            tmath::keys::bound(*max)
+        ),
+        (Lang::En, SettingError::UnknownChoice { value, choices, .. }) => {
+            format!("{field}: '{}' is not one of {}", cut(value), choices.join(", "))
         }
-        SettingError::NotWhole { key, value } => format!("{key}: '{}'은(는) 정수여야 합니다", cut(value)),
-        SettingError::OutOfRange { key, value, min, max } => {
-            format!("{key}: '{}'은(는) {min}부터 {max:e}까지여야 합니다", cut(value))
+        (Lang::Ko, SettingError::UnknownChoice { value, choices, .. }) => {
+            format!("{field}: '{}'은(는) 다음 중 하나가 아닙니다: {}", cut(value), choices.join(", "))
         }
-        SettingError::UnknownChoice { key, value, choices } => {
-            format!("{key}: '{}'은(는) 다음 중 하나가 아닙니다: {}", cut(value), choices.join(", "))
+        (Lang::En, SettingError::BadSwitch { value, .. }) => {
+            format!("{field}: '{}' is not on or off (1/0)", cut(value))
         }
-        SettingError::BadSwitch { key, value } => format!("{key}: '{}'은(는) 켜기/끄기 값(1/0)이 아닙니다", cut(value)),
+        (Lang::Ko, SettingError::BadSwitch { value, .. }) => {
+            format!("{field}: '{}'은(는) 켜기/끄기 값(1/0)이 아닙니다", cut(value))
+        }
+        (Lang::En, SettingError::Elsewhere { .. }) => format!("{field}: not a key of this page"),
+        (Lang::Ko, SettingError::Elsewhere { .. }) => format!("{field}: 이 페이지의 항목이 아닙니다"),
     }
 }
 
@@ -315,19 +575,11 @@ pub fn config_error(lang: Lang, e: &ConfigError) -> String {
     }
     match e {
         ConfigError::GpuMismatch { gpus, tp, pp, dp } => {
-            format!("GPU {gpus}개 ≠ t·p·d = {tp}·{pp}·{dp} = {}", tp * pp * dp)
+            format!("GPU {gpus}장 ≠ t·p·d = {tp}·{pp}·{dp} = {}", tp * pp * dp)
         }
-        ConfigError::GpusNotDivisible { gpus, tp, pp } => format!("GPU {gpus}개가 t·p = {}의 배수가 아닙니다", tp * pp),
+        ConfigError::GpusNotDivisible { gpus, tp, pp } => format!("GPU {gpus}장이 t·p = {}의 배수가 아닙니다", tp * pp),
         ConfigError::TpNotDividingHeads { tp, heads } => format!("t = {tp}가 어텐션 헤드 {heads}개를 나누지 못합니다"),
         ConfigError::TooManyGpus => "t·p·d가 10⁹ GPU를 넘습니다".into(),
-    }
-}
-
-/// The key of the control an impossible combination is shown next to.
-pub fn config_error_key(e: &ConfigError) -> &'static str {
-    match e {
-        ConfigError::GpuMismatch { .. } | ConfigError::GpusNotDivisible { .. } | ConfigError::TooManyGpus => "dp",
-        ConfigError::TpNotDividingHeads { .. } => "tp",
     }
 }
 
@@ -335,10 +587,56 @@ pub fn config_error_key(e: &ConfigError) -> &'static str {
 mod tests {
     use super::*;
 
+    /// Every text key the views use exists in both languages: a typo fails here,
+    /// not as "?" on the page. Keys are string literals passed to `Tr`, `t(…)`,
+    /// `tr(…, …)` or `T(…)` anywhere in the crate's sources.
     #[test]
-    fn every_control_key_is_translated() {
-        for k in tmath::settings::KEYS {
-            assert_ne!(tr(Lang::Ko, k.name), k.name, "{} lacks Korean", k.name);
+    fn every_text_key_used_in_the_sources_exists() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src");
+        let mut files = vec![std::path::PathBuf::from(dir)];
+        let mut used = Vec::new();
+        while let Some(path) = files.pop() {
+            if path.is_dir() {
+                files.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
+                continue;
+            }
+            let src = std::fs::read_to_string(&path).unwrap();
+            for pattern in ["<Tr key=\"", ".t(\"", "tr(lang, \"", "tr(ctx.lang.get(), \"", "T(\""] {
+                for part in src.split(pattern).skip(1) {
+                    let key: String = part.chars().take_while(|c| *c != '"').collect();
+                    used.push((path.display().to_string(), key));
+                }
+            }
         }
+        assert!(used.len() > 60, "found only {} keys: the scan is broken", used.len());
+        for (file, key) in used {
+            for lang in [Lang::Ko, Lang::En] {
+                assert_ne!(tr(lang, &key), "?", "{file}: text key {key:?} has no {lang:?} text");
+            }
+        }
+    }
+
+    #[test]
+    fn every_preset_and_variant_has_a_label() {
+        for p in tmath::presets::PRESETS {
+            for lang in [Lang::Ko, Lang::En] {
+                assert_ne!(tr(lang, &format!("preset-{}", p.name)), "?", "{}", p.name);
+                for v in p.variants {
+                    assert_ne!(tr(lang, v.label), "?", "{}", v.label);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn korean_counts() {
+        for (x, text) in [(7e9, "70억"), (1.4e12, "1.4조"), (300e9, "3,000억"), (6.74e9, "67.4억"), (4096.0, "4,096")]
+        {
+            assert_eq!(count(Lang::Ko, x), text);
+        }
+        assert_eq!(count(Lang::En, 7e9), "7B");
+        assert_eq!(spoken(Lang::En, K::Params, 7e9), "7 billion parameters");
+        assert_eq!(spoken(Lang::En, K::Tokens, 4096.0), "4,096 tokens");
+        assert_eq!(spoken(Lang::Ko, K::Params, 7e9), "파라미터 70억");
     }
 }

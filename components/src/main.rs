@@ -1,43 +1,25 @@
-//! Mounts the calculator. Everything else is in the components.
+//! Mounts the calculator. Everything else is in the modules: the page shell,
+//! the views (panels), the controls (fields) and the charts.
 #![forbid(unsafe_code)]
 
-mod app;
 mod bind;
-mod breakdown_table;
-mod chinchilla_panel;
-mod choice_field;
-mod compute_panel;
-mod controls;
+mod charts;
 mod ctx;
 mod debounce;
 mod explain;
 mod export;
-mod field_notes;
-mod fp_panel;
-mod geometry;
-mod header;
+mod fields;
 mod i18n;
-mod line_chart;
-mod memory_panel;
-mod notices;
-mod number_field;
-mod painter;
+mod layout;
+mod panels;
 mod panic_page;
-mod planner_panel;
-mod presets;
-mod stacked_bars;
-mod state;
-mod summary_bar;
-mod sweeps_panel;
-mod switch_field;
-mod teaching_bar;
+mod shell;
 mod tr;
 mod tree;
-mod zero_panel;
 
 fn main() {
     panic_page::install();
-    leptos::mount::mount_to_body(app::App);
+    leptos::mount::mount_to_body(shell::app::App);
 }
 
 /// For the benchmark (`scripts/bench.sh`, built with `--features bench`): milliseconds per planner search for

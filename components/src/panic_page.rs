@@ -6,7 +6,8 @@
 //! message is shown by a few lines of JavaScript that listen for that error.
 //! The stable build also runs the Rust hook first, which logs the panic.
 
-use crate::i18n::{tr, Lang};
+use crate::i18n::tr;
+use tmath::page::Lang;
 use wasm_bindgen::prelude::wasm_bindgen;
 
 #[wasm_bindgen(inline_js = r#"

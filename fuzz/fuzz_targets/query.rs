@@ -1,15 +1,19 @@
-//! Any query string, read as the page reads it (key=value pairs) and the
-//! command line does: never a panic, and every number finite and non-negative.
+//! Any query string, read by the page's own link codec: never a panic, every
+//! number finite and non-negative, and the canonical link restores the state.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tmath::{evaluate, Settings};
+use tmath::evaluate;
+use tmath::link::{load, query};
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
-    let pairs: Vec<(&str, &str)> = text.split('&').map(|p| p.split_once('=').unwrap_or((p, ""))).collect();
-    let (settings, _errors) = Settings::from_pairs(pairs);
-    let Ok(config) = settings.resolve() else { return };
+    let (state, _errors) = load(&text);
+    // The share link reads back to the same state.
+    let (back, errors) = load(&query(&state));
+    assert!(errors.is_empty(), "{errors:?}");
+    assert_eq!(back, state);
+    let Ok(config) = state.settings.resolve() else { return };
     let report = evaluate(&config);
     let total = report.per_gpu.total().get();
     assert!(total.is_finite() && total >= 0.0, "{total}");
@@ -19,10 +23,6 @@ fuzz_target!(|data: &[u8]| {
             assert!(x.is_finite() && x >= 0.0, "{key} = {x}");
         }
     }
-    // The share link reads back to the same configuration.
-    let (back, errors) = Settings::from_pairs(settings.to_pairs());
-    assert!(errors.is_empty(), "{errors:?}");
-    assert_eq!(back.resolve().ok(), Some(config.clone()));
     // The planner on a small cluster.
     if config.layout.gpus() <= 64 {
         let o = tmath::planner::PlanOptions { max_gpus: 64, global_batch: 64, ..Default::default() };

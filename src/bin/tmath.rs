@@ -1,9 +1,25 @@
 //! `tmath`: the calculator on the command line. `tmath --help` lists the flags.
 
 use std::process::ExitCode;
-use tmath::settings::{self, Kind, KEYS};
+use tmath::keys::{self as settings, Kind, SettingError, State, Target, K, KEYS};
 use tmath::units::{format_count, format_sig};
 use tmath::{evaluate, Report, Settings};
+
+/// One line of `--help` per key of the given targets, derived from the key table.
+fn key_help(targets: &[Target]) -> String {
+    let mut s = String::new();
+    for k in KEYS.iter().filter(|k| targets.contains(&k.target())) {
+        let what = match k.kind {
+            Kind::Real { min, max } => format!("number {min}–{max:e}"),
+            Kind::Whole { min, max } => format!("whole {min}–{max}"),
+            Kind::Switch => "switch".to_string(),
+            Kind::Choice(_) | Kind::List(_) => k.choices().join(" | "),
+            Kind::Text { max_chars } => format!("text, up to {max_chars} characters"),
+        };
+        s.push_str(&format!("    --{:<22} {}\n    {:<24} [{}]\n", k.name, k.help, "", what));
+    }
+    s
+}
 
 fn help() -> String {
     let mut s = String::from(
@@ -12,15 +28,7 @@ fn help() -> String {
          Numbers take 7e9, 7000000000, 7B, 70b, 1.4T, 175M, 2k (k=1e3, M=1e6, B/G=1e9, T=1e12).\n\
          Switches take no value (or 1/0, true/false, on/off).\n\nKEYS (the same names as the page's URL):\n",
     );
-    for k in KEYS {
-        let what = match k.kind {
-            Kind::Real { min, max } => format!("number {min}–{max:e}"),
-            Kind::Whole { min, max } => format!("whole {min}–{max}"),
-            Kind::Switch => "switch".to_string(),
-            Kind::Choice => settings::choices(k.name).join(" | "),
-        };
-        s.push_str(&format!("    --{:<22} {}\n    {:<24} [{}]\n", k.name, k.help, "", what));
-    }
+    s.push_str(&key_help(&[Target::Calc]));
     s.push_str(
         "\nOUTPUT:\n    --json                   one JSON object (bytes as plain numbers)\n    \
          --help                   this text\n\nSUBCOMMANDS:\n    plan                     the smallest cluster and the fastest layouts (tmath plan --help)\n\nEXAMPLE:\n    \
@@ -29,10 +37,19 @@ fn help() -> String {
     s
 }
 
-/// Reads `--key value`, `--key=value` and bare switches into pairs.
-fn parse_args(args: &[String]) -> Result<(Vec<(String, String)>, bool), String> {
+/// What the command line asked for besides the keys.
+#[derive(Default)]
+struct Options {
+    json: bool,
+    /// `tmath plan --top K`: print only the K fastest layouts.
+    top: Option<usize>,
+}
+
+/// Reads `--key value`, `--key=value` and bare switches of the given targets
+/// into pairs, every key through its row of the table.
+fn parse_args(args: &[String], targets: &[Target]) -> Result<(Vec<(String, String)>, Options), String> {
     let mut pairs = Vec::new();
-    let mut json = false;
+    let mut options = Options::default();
     let mut i = 0;
     while i < args.len() {
         let arg = &args[i];
@@ -45,30 +62,33 @@ fn parse_args(args: &[String]) -> Result<(Vec<(String, String)>, bool), String> 
             None => (flag, None),
         };
         if name == "json" {
-            json = true;
+            options.json = true;
+            continue;
+        }
+        let next_value = |i: &mut usize| match args.get(*i) {
+            Some(next) if !next.starts_with("--") => {
+                *i += 1;
+                Some(next.clone())
+            }
+            _ => None,
+        };
+        if name == "top" && targets.contains(&Target::Plan) {
+            let value = inline.or_else(|| next_value(&mut i)).ok_or("top needs a value")?;
+            options.top = Some(value.parse().map_err(|_| format!("top: '{value}' must be a whole number"))?);
             continue;
         }
         let key = settings::key(name).ok_or_else(|| format!("unknown flag '--{name}' (see --help)"))?;
-        let value = match (inline, key.kind) {
-            (Some(v), _) => v,
-            (None, Kind::Switch) => match args.get(i) {
-                Some(next) if !next.starts_with("--") => {
-                    i += 1;
-                    next.clone()
-                }
-                _ => "1".to_string(),
-            },
-            (None, _) => match args.get(i) {
-                Some(next) => {
-                    i += 1;
-                    next.clone()
-                }
-                None => return Err(format!("--{name} needs a value")),
-            },
+        if !targets.contains(&key.target()) {
+            return Err(SettingError::Elsewhere { key: key.name, target: key.target() }.to_string());
+        }
+        let value = match inline.or_else(|| next_value(&mut i)) {
+            Some(v) => v,
+            None if key.is_switch() => "1".to_string(),
+            None => return Err(format!("{} needs a value", key.name)),
         };
-        pairs.push((name.to_string(), value));
+        pairs.push((key.name.to_string(), value));
     }
-    Ok((pairs, json))
+    Ok((pairs, options))
 }
 
 fn gb(x: tmath::Bytes) -> String {
@@ -182,9 +202,7 @@ fn plan_help() -> String {
          fastest first, with the minimum GPU count.\n\nUSAGE:\n    tmath plan [calculator flags] [planner flags] [--top K] [--json]\n\n\
          PLANNER FLAGS:\n",
     );
-    for (k, help) in tmath::planner::PLAN_KEYS {
-        s.push_str(&format!("    --{k:<22} {help}\n"));
-    }
+    s.push_str(&key_help(&[Target::Plan]));
     s.push_str("    --top K                  print only the K fastest layouts\n");
     s.push_str("\nEXAMPLE:\n    tmath plan --model llama-2-70b --seq-len 4096 --gpu a100-80gb --json\n");
     s
@@ -194,62 +212,21 @@ fn plan(args: &[String]) -> Result<String, String> {
     if args.iter().any(|a| a == "--help" || a == "-h") {
         return Ok(plan_help());
     }
-    // Planner flags first; the rest are the calculator's.
-    let mut options = tmath::planner::PlanOptions::default();
-    let mut top: Option<usize> = None;
-    let mut rest = Vec::new();
-    let mut i = 0;
-    while i < args.len() {
-        let arg = &args[i];
-        let (name, inline) = match arg
-            .strip_prefix("--")
-            .map(|f| f.split_once('=').map_or((f, None), |(n, v)| (n, Some(v))))
-        {
-            Some(x) => x,
-            None => return Err(format!("unexpected argument '{arg}' (flags start with --; see tmath plan --help)")),
-        };
-        let planner = tmath::planner::PLAN_KEYS.iter().any(|(k, _)| *k == name);
-        if planner || name == "top" {
-            let switch = name == "tp-cross-node";
-            let value = match inline {
-                Some(v) => v.to_string(),
-                None if switch && args.get(i + 1).is_none_or(|n| n.starts_with("--")) => "1".to_string(),
-                None => {
-                    i += 1;
-                    args.get(i).cloned().ok_or_else(|| format!("--{name} needs a value"))?
-                }
-            };
-            if name == "top" {
-                top = Some(value.parse().map_err(|_| format!("top: '{value}' must be a whole number"))?);
-            } else {
-                options.set(name, &value).map_err(|e| e.to_string())?;
-            }
-        } else {
-            rest.push(arg.clone());
-            // A calculator flag's value travels with it.
-            let takes_value = settings::key(name).is_some_and(|k| k.kind != Kind::Switch);
-            if inline.is_none() && takes_value {
-                if let Some(v) = args.get(i + 1) {
-                    rest.push(v.clone());
-                    i += 1;
-                }
-            }
-        }
-        i += 1;
-    }
-    let (pairs, json) = parse_args(&rest)?;
-    let explicit_gpus = pairs.iter().any(|(k, _)| k == "gpus" || k == "dp" || k == "tp" || k == "pp");
-    let (settings, errors) = Settings::from_pairs(pairs);
+    let (pairs, cli) = parse_args(args, &[Target::Calc, Target::Plan])?;
+    let (state, errors) = State::from_pairs(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())));
     if let Some(e) = errors.first() {
         return Err(e.to_string());
     }
-    let config = settings.resolve().map_err(|e| e.to_string())?;
-    let n = explicit_gpus.then(|| config.layout.gpus());
+    let config = state.settings.resolve().map_err(|e| e.to_string())?;
+    // Planned on the GPUs the command names, else on the fewest that fit.
+    let layout_keys = [K::Gpus, K::Dp, K::Tp, K::Pp].map(K::name);
+    let n = pairs.iter().any(|(k, _)| layout_keys.contains(&k.as_str())).then(|| config.layout.gpus());
+    let options = state.plan;
     let mut report = tmath::planner::plan(&config, &options, n);
-    if let Some(k) = top {
+    if let Some(k) = cli.top {
         report.layouts.truncate(k);
     }
-    if json {
+    if cli.json {
         return serde_json::to_string_pretty(&report).map_err(|e| e.to_string());
     }
     let mut s = match report.min_gpus {
@@ -292,14 +269,14 @@ fn run(args: &[String]) -> Result<String, String> {
     if args.iter().any(|a| a == "--help" || a == "-h") {
         return Ok(help());
     }
-    let (pairs, json) = parse_args(args)?;
+    let (pairs, cli) = parse_args(args, &[Target::Calc])?;
     let (settings, errors) = Settings::from_pairs(pairs);
     if let Some(e) = errors.first() {
         return Err(e.to_string());
     }
     let config = settings.resolve().map_err(|e| e.to_string())?;
     let report = evaluate(&config);
-    if json {
+    if cli.json {
         serde_json::to_string_pretty(&report).map_err(|e| e.to_string())
     } else {
         Ok(receipt(&report))

@@ -184,7 +184,7 @@ test("Llama 3 405B on 8×16×128 H100s (screenshot for the README)", async () =>
   await context.close();
 });
 
-const PAGE_KEYS = new Set(["lang", "units", "embed", "view", "fp", "present", "max-gpus", "global-batch", "reserve-gb",
+const PAGE_KEYS = new Set(["lang", "units", "embed", "view", "fp", "present", "deck", "slide", "max-gpus", "global-batch", "reserve-gb",
   "fragmentation-pct", "intra-node-gbs", "inter-node-gbs", "tp-cross-node"]);
 const corePairs = (q) => [...q.entries()].filter(([k]) => !PAGE_KEYS.has(k));
 
@@ -198,7 +198,7 @@ test("every control changes the result the way the core says", async () => {
     assertSameAsCore(await domBytes(page), tmathJson(corePairs(q)), `${what} → ${q}`);
   };
   const selects = await page.$$eval("select[name]", (els) =>
-    els.map((e) => ({ name: e.name, current: e.value, values: [...e.options].map((o) => o.value) })),
+    els.filter((e) => e.checkVisibility()).map((e) => ({ name: e.name, current: e.value, values: [...e.options].map((o) => o.value) })),
   );
   let checked = 0;
   for (const s of selects) {
@@ -218,7 +218,7 @@ test("every control changes the result the way the core says", async () => {
   const entries = {
     params: "14B", "active-params": "10B", tokens: "2T", layers: "48", hidden: "6144", heads: "48",
     vocab: "50000", "seq-len": "8192", "micro-batch": "2", dp: "16", "grad-accum": "32",
-    "gpu-mem": "141", tflops: "200", "usd-per-gpu-hour": "2.5",
+    "gpu-mem": "141", tflops: "200", "usd-per-gpu-hour": "2.5", "max-live-params": "2B", gpus: "64",
   };
   for (const [name, value] of Object.entries(entries)) {
     await page.fill(`input[name="${name}"]`, value);

@@ -21,10 +21,16 @@ const TYPES = {
   ".json": "application/json",
 };
 
-/** Serves dist/ under `prefix` (a sub-path, as GitHub Pages does). */
+/** Serves dist/ under `prefix` (a sub-path, as GitHub Pages does), and the
+ * pages a test adds to `pages` (path → HTML), such as another site's host page. */
 export function serve(prefix = "/tmath/") {
+  const pages = new Map();
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, "http://x");
+    if (pages.has(url.pathname)) {
+      res.writeHead(200, { "content-type": TYPES[".html"] }).end(pages.get(url.pathname));
+      return;
+    }
     if (!url.pathname.startsWith(prefix)) {
       res.writeHead(404).end();
       return;
@@ -41,7 +47,7 @@ export function serve(prefix = "/tmath/") {
   return new Promise((resolve) =>
     server.listen(0, "127.0.0.1", () => {
       const { port } = server.address();
-      resolve({ base: `http://127.0.0.1:${port}${prefix}`, origin: `http://127.0.0.1:${port}`, close: () => server.close() });
+      resolve({ base: `http://127.0.0.1:${port}${prefix}`, origin: `http://127.0.0.1:${port}`, port, pages, close: () => server.close() });
     }),
   );
 }
@@ -76,7 +82,7 @@ export function startBrowser() {
 }
 
 /** A page that records console errors, page errors, failed and foreign requests. */
-export async function open(browser, url, { origin, viewport = { width: 1360, height: 1000 }, scale = 1, ...opts } = {}) {
+export async function open(browser, url, { origin, viewport = { width: 1360, height: 1000 }, scale = 1, ready = '[data-testid="per-gpu-total"]', ...opts } = {}) {
   const context = await browser.newContext({ viewport, deviceScaleFactor: scale, ...opts });
   const page = await context.newPage();
   const problems = [];
@@ -87,7 +93,7 @@ export async function open(browser, url, { origin, viewport = { width: 1360, hei
   page.on("response", (r) => r.status() >= 400 && problems.push(`${r.status()}: ${r.url()}`));
   page.on("request", (r) => origin && !r.url().startsWith(origin) && !r.url().startsWith("data:") && problems.push(`foreign: ${r.url()}`));
   await page.goto(url);
-  await page.waitForSelector('[data-testid="per-gpu-total"]', { timeout: 20000, state: "attached" });
+  await page.waitForSelector(ready, { timeout: 20000, state: "attached" });
   return { page, context, problems };
 }
 
@@ -108,6 +114,10 @@ export function tmathPlan(pairs) {
   if (out.status !== 0) throw new Error(`tmath ${args.join(" ")}: ${out.stderr}`);
   return JSON.parse(out.stdout);
 }
+
+/** The views, in the order of the SPEC: the article's eight, then the project's own three. */
+export const VIEWS = ["compute", "chinchilla", "inference", "model-states", "activations", "memory", "zero", "3d", "planner", "sweeps", "fp"];
+export const PROJECT_VIEWS = new Set(["planner", "sweeps", "fp"]);
 
 /** Per-GPU bytes as the page shows them. */
 export async function domBytes(page) {

@@ -1,0 +1,233 @@
+//! Chart geometry as plain numbers: scale, ticks and the rectangles of stacked
+//! bars. The canvas components only draw what these functions return.
+
+/// One stacked bar: its label and its segments from the bottom up (bytes).
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Bar {
+    pub label: String,
+    /// A second line under the label ("16 B/param"), or empty.
+    pub sub: String,
+    pub segments: Vec<f64>,
+    /// Drawn emphasised (the current configuration).
+    pub current: bool,
+}
+
+impl Bar {
+    pub fn total(&self) -> f64 {
+        self.segments.iter().sum()
+    }
+}
+
+/// The plot area inside the canvas, in device pixels.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Area {
+    pub left: f64,
+    pub top: f64,
+    pub right: f64,
+    pub bottom: f64,
+}
+
+impl Area {
+    pub fn width(&self) -> f64 {
+        self.right - self.left
+    }
+    pub fn height(&self) -> f64 {
+        self.bottom - self.top
+    }
+}
+
+/// A segment's rectangle, with the index of its part and the bar it belongs to.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rect {
+    pub bar: usize,
+    pub part: usize,
+    pub x0: f64,
+    pub y0: f64,
+    pub x1: f64,
+    pub y1: f64,
+}
+
+/// The smallest "nice" number (1, 2, 2.5, 5 × 10ᵏ) at or above `x`.
+pub fn nice_ceil(x: f64) -> f64 {
+    if !(x.is_finite() && x > 0.0) {
+        return 1.0;
+    }
+    let pow = 10f64.powi(x.log10().floor() as i32);
+    [1.0, 2.0, 2.5, 5.0, 10.0].iter().map(|m| m * pow).find(|&v| v >= x * (1.0 - 1e-12)).unwrap_or(10.0 * pow)
+}
+
+/// The top of the axis: above the tallest bar and the capacity line, with room
+/// for a label; a round number of `unit` (bytes per GB or per GiB), so the ticks
+/// read 20 GiB, not 18.6.
+pub fn axis_max(bars: &[Bar], capacity: f64, unit: f64) -> f64 {
+    let top = bars.iter().map(Bar::total).fold(capacity, f64::max);
+    nice_ceil(top * 1.08 / unit) * unit
+}
+
+/// Tick values 0, step, 2·step, … ≤ max, about `count` of them, the step a round number of `unit`.
+pub fn ticks(max: f64, count: usize, unit: f64) -> Vec<f64> {
+    let step = nice_ceil(max / unit / count.max(1) as f64) * unit;
+    (0..).map(|i| i as f64 * step).take_while(|v| *v <= max * (1.0 + 1e-9)).collect()
+}
+
+/// The y pixel of `value` on an axis from 0 to `max`.
+pub fn y_of(value: f64, max: f64, area: Area) -> f64 {
+    area.bottom - (value / max).clamp(0.0, 1.05) * area.height()
+}
+
+/// The x range of bar `i` of `n`: equal slots, the bar taking `fill` of its slot.
+pub fn bar_x(i: usize, n: usize, area: Area, fill: f64) -> (f64, f64) {
+    let slot = area.width() / n.max(1) as f64;
+    let w = slot * fill;
+    let x0 = area.left + slot * i as f64 + (slot - w) / 2.0;
+    (x0, x0 + w)
+}
+
+/// The rectangles of every non-empty segment, stacked from the bottom.
+pub fn stacked_rects(bars: &[Bar], max: f64, area: Area) -> Vec<Rect> {
+    let mut out = Vec::new();
+    for (b, bar) in bars.iter().enumerate() {
+        let (x0, x1) = bar_x(b, bars.len(), area, 0.62);
+        let mut base = 0.0;
+        for (part, &v) in bar.segments.iter().enumerate() {
+            if v <= 0.0 {
+                continue;
+            }
+            let (lo, hi) = (y_of(base, max, area), y_of(base + v, max, area));
+            out.push(Rect { bar: b, part, x0, y0: hi, x1, y1: lo });
+            base += v;
+        }
+    }
+    out
+}
+
+/// The top-left corner for a `w`×`h` label of the horizontal line at `y`,
+/// clear of the bars and of the totals above them (`h` of room): at the right
+/// or the left end, above or below the line; else in the margin above the plot,
+/// top right (`None`: the caller then marks it as a legend).
+pub fn line_label_spot(bars: &[Bar], max: f64, area: Area, y: f64, w: f64, h: f64, gap: f64) -> Option<(f64, f64)> {
+    let columns: Vec<(f64, f64, f64)> = (0..bars.len())
+        .map(|i| {
+            let (x0, x1) = bar_x(i, bars.len(), area, 0.62);
+            (x0, x1, y_of(bars[i].total(), max, area) - h - gap)
+        })
+        .collect();
+    let (right, left) = (area.right - w - gap, area.left + gap);
+    [(right, y - gap - h), (left, y - gap - h), (right, y + gap), (left, y + gap)].into_iter().find(|&(x, top)| {
+        top >= area.top
+            && top + h <= area.bottom
+            && columns.iter().all(|&(x0, x1, bar_top)| x + w <= x0 || x >= x1 || top + h <= bar_top)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_line_label_avoids_the_bars() {
+        let bar = |total: f64| Bar { label: "b".into(), segments: vec![total], ..Bar::default() };
+        // Short bars: the label sits above the line at the right end.
+        assert_eq!(line_label_spot(&[bar(10.0), bar(10.0)], 100.0, AREA, 200.0, 80.0, 15.0, 3.0), Some((367.0, 182.0)));
+        // A tall bar on the right: the left end.
+        assert_eq!(line_label_spot(&[bar(10.0), bar(90.0)], 100.0, AREA, 200.0, 80.0, 15.0, 3.0), Some((53.0, 182.0)));
+        // Both bars through the line and a label too wide for the gap: the margin.
+        assert_eq!(line_label_spot(&[bar(90.0), bar(90.0)], 100.0, AREA, 200.0, 150.0, 15.0, 3.0), None);
+    }
+
+    const AREA: Area = Area { left: 50.0, top: 10.0, right: 450.0, bottom: 310.0 };
+
+    #[test]
+    fn nice_numbers() {
+        for (x, nice) in
+            [(142.6, 200.0), (85.9, 100.0), (21.0, 25.0), (0.3, 0.5), (1.0, 1.0), (0.0, 1.0), (f64::NAN, 1.0)]
+        {
+            assert_eq!(nice_ceil(x), nice, "{x}");
+        }
+    }
+
+    #[test]
+    fn ticks_cover_the_axis() {
+        assert_eq!(ticks(200.0, 4, 1.0), vec![0.0, 50.0, 100.0, 150.0, 200.0]);
+        assert_eq!(ticks(100.0, 5, 1.0), vec![0.0, 20.0, 40.0, 60.0, 80.0, 100.0]);
+    }
+
+    /// In GiB, the axis and its ticks are round numbers of GiB, not of GB.
+    #[test]
+    fn ticks_are_round_in_the_chosen_unit() {
+        const GIB: f64 = 1_073_741_824.0;
+        let bars = [Bar { segments: vec![143e9], ..Bar::default() }];
+        let max = axis_max(&bars, 141.0 * GIB, GIB);
+        assert_eq!(max, 200.0 * GIB);
+        assert_eq!(ticks(max, 5, GIB), [0.0, 50.0, 100.0, 150.0, 200.0].map(|g| g * GIB));
+    }
+
+    #[test]
+    fn axis_leaves_room_for_bar_and_capacity() {
+        let bars = [Bar { label: "t".into(), segments: vec![14.0, 14.0, 84.0, 30.6], current: true, ..Bar::default() }];
+        assert_eq!(axis_max(&bars, 85.9, 1.0), 200.0);
+        assert_eq!(axis_max(&[], 85.9, 1.0), 100.0);
+    }
+
+    #[test]
+    fn segments_stack_without_gaps_and_skip_empty_parts() {
+        let bars = [
+            Bar { label: "a".into(), segments: vec![10.0, 0.0, 30.0], current: true, ..Bar::default() },
+            Bar { label: "b".into(), segments: vec![20.0, 20.0], ..Bar::default() },
+        ];
+        let rects = stacked_rects(&bars, 100.0, AREA);
+        assert_eq!(rects.len(), 4);
+        assert_eq!(rects[0].y1, AREA.bottom);
+        assert_eq!(rects[0].y0, rects[1].y1, "stacked on each other");
+        assert_eq!(rects[1].part, 2);
+        assert_eq!(rects[1].y0, y_of(40.0, 100.0, AREA));
+        assert!(rects[2].x0 > rects[0].x1, "bars do not overlap");
+        assert_eq!(y_of(100.0, 100.0, AREA), AREA.top);
+    }
+}
+
+/// Position of `v` on a log axis from `lo` to `hi` mapped onto pixels `a0`..`a1`.
+pub fn log_pos(v: f64, lo: f64, hi: f64, a0: f64, a1: f64) -> f64 {
+    if !(v > 0.0 && lo > 0.0 && hi > lo) {
+        return a0;
+    }
+    a0 + (v.ln() - lo.ln()) / (hi.ln() - lo.ln()) * (a1 - a0)
+}
+
+/// Tick values of a log axis: the powers of ten inside [lo, hi], thinned to at
+/// most `max` of them; with fewer than two, 1-2-5 steps instead.
+pub fn log_ticks(lo: f64, hi: f64, max: usize) -> Vec<f64> {
+    if !(lo > 0.0 && hi > lo && lo.is_finite() && hi.is_finite()) {
+        return Vec::new();
+    }
+    let (e0, e1) = (lo.log10().ceil() as i32, hi.log10().floor() as i32);
+    let decades: Vec<f64> = (e0..=e1).map(|e| 10f64.powi(e)).collect();
+    if decades.len() >= 2 {
+        let stride = decades.len().div_ceil(max.max(1));
+        return decades.into_iter().step_by(stride).collect();
+    }
+    let mut out = Vec::new();
+    for e in (lo.log10().floor() as i32)..=(hi.log10().ceil() as i32) {
+        for m in [1.0, 2.0, 5.0] {
+            let v = m * 10f64.powi(e);
+            if v >= lo && v <= hi {
+                out.push(v);
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod log_tests {
+    use super::*;
+
+    #[test]
+    fn log_axis() {
+        assert_eq!(log_pos(10.0, 1.0, 100.0, 0.0, 200.0), 100.0);
+        assert_eq!(log_ticks(1.0, 1e4, 10), vec![1.0, 10.0, 100.0, 1e3, 1e4]);
+        assert_eq!(log_ticks(1.0, 1e12, 4), vec![1.0, 1e4, 1e8, 1e12]);
+        assert_eq!(log_ticks(30.0, 90.0, 5), vec![50.0]);
+        assert!(log_ticks(0.0, 1.0, 5).is_empty());
+    }
+}

@@ -1,0 +1,213 @@
+//! Line charts on log axes (the sweeps, days against GPUs, Chinchilla),
+//! drawn with plotters primitives in pixel coordinates from
+//! [`super::geometry`], text through the 2D context: dashed reference lines
+//! with their labels, a marker at the current configuration, labelled points.
+
+use super::canvas::{canvas_view, drawn_canvas, ChartSize, Surface};
+use super::geometry::{log_pos, log_ticks, Area};
+use super::painter::{Align, Baseline};
+use super::theme::{color, css_color, px, theme};
+use crate::i18n::count;
+use leptos::prelude::*;
+use plotters::prelude::*;
+use tmath::page::Lang;
+use tmath::units::{format_sig, ByteUnit};
+
+/// One line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Series {
+    pub label: String,
+    pub points: Vec<(f64, f64)>,
+    /// Index into the palette.
+    pub color: usize,
+}
+
+/// A dashed horizontal line with its label (the GPU's memory, the 200B floor).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rule {
+    pub y: f64,
+    pub label: String,
+}
+
+/// A labelled dot (the current configuration).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Point {
+    pub x: f64,
+    pub y: f64,
+    pub label: String,
+}
+
+/// What the y axis counts.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum YAxis {
+    Bytes(ByteUnit),
+    Days,
+    Count,
+}
+
+impl YAxis {
+    fn label(self, y: f64, lang: Lang) -> String {
+        match (self, lang) {
+            (YAxis::Bytes(u), _) => format!("{} {}", format_sig(y / u.bytes()), u.symbol()),
+            (YAxis::Days, Lang::En) => format!("{} d", format_sig(y)),
+            (YAxis::Days, Lang::Ko) => format!("{}일", format_sig(y)),
+            (YAxis::Count, _) => count(lang, y),
+        }
+    }
+}
+
+/// Everything one drawing needs (both axes logarithmic).
+#[derive(Clone, Debug, PartialEq)]
+pub struct LineScene {
+    pub series: Vec<Series>,
+    pub y: YAxis,
+    pub rules: Vec<Rule>,
+    /// The current configuration's x: a vertical line.
+    pub marker: Option<f64>,
+    pub points: Vec<Point>,
+    /// The x axis's name, drawn at its right end (empty: none).
+    pub x_name: String,
+    /// The y axis's name, drawn at its top (empty: none).
+    pub y_name: String,
+    /// The language of the tick labels (counts: 7B or 70억).
+    pub lang: Lang,
+}
+
+fn bounds(points: impl Iterator<Item = (f64, f64)>) -> Option<(f64, f64, f64, f64)> {
+    points.filter(|(x, y)| x.is_finite() && y.is_finite() && *x > 0.0 && *y > 0.0).fold(None, |acc, (x, y)| {
+        Some(match acc {
+            None => (x, x, y, y),
+            Some((x0, x1, y0, y1)) => (x0.min(x), x1.max(x), y0.min(y), y1.max(y)),
+        })
+    })
+}
+
+fn draw(surface: &Surface, s: &LineScene, font: f64) -> Option<()> {
+    let Surface { root, text, width: w, height: h, dpr } = surface;
+    let (w, h, dpr) = (*w, *h, *dpr);
+    let em = font * dpr;
+    let all = s.series.iter().flat_map(|l| l.points.iter().copied()).chain(s.points.iter().map(|p| (p.x, p.y)));
+    let (x0, x1, mut y0, mut y1) = bounds(all)?;
+    for r in &s.rules {
+        y0 = y0.min(r.y);
+        y1 = y1.max(r.y);
+    }
+    let (y0, y1) = (y0 / 1.3, y1 * 1.3);
+    let x1 = if x1 > x0 { x1 } else { x0 * 10.0 };
+    let th = theme();
+    root.fill(&th.bg).ok()?;
+    let names = if s.x_name.is_empty() { 0.0 } else { 1.3 };
+    let a = Area { left: 5.6 * em, top: 0.9 * em, right: w - 0.9 * em, bottom: h - (2.1 + names) * em };
+    let x = |v: f64| log_pos(v, x0, x1, a.left, a.right);
+    let y = |v: f64| log_pos(v, y0, y1, a.bottom, a.top);
+    let (yt, xt) = (log_ticks(y0, y1, 5), log_ticks(x0, x1, 7));
+    for &t in &yt {
+        root.draw(&PathElement::new(vec![(px(a.left), px(y(t))), (px(a.right), px(y(t)))], th.grid.stroke_width(1)))
+            .ok()?;
+    }
+    for &t in &xt {
+        root.draw(&PathElement::new(vec![(px(x(t)), px(a.top)), (px(x(t)), px(a.bottom))], th.grid.stroke_width(1)))
+            .ok()?;
+    }
+    root.draw(&PathElement::new(
+        vec![(px(a.left), px(a.top)), (px(a.left), px(a.bottom)), (px(a.right), px(a.bottom))],
+        th.fg.stroke_width(1),
+    ))
+    .ok()?;
+    if let Some(m) = s.marker.filter(|m| *m >= x0 && *m <= x1) {
+        root.draw(&PathElement::new(
+            vec![(px(x(m)), px(a.top)), (px(x(m)), px(a.bottom))],
+            th.fg.mix(0.5).stroke_width(dpr as u32),
+        ))
+        .ok()?;
+    }
+    for l in &s.series {
+        let points: Vec<(i32, i32)> =
+            l.points.iter().filter(|(_, v)| *v > 0.0).map(|&(px_, py)| (px(x(px_)), px(y(py)))).collect();
+        root.draw(&PathElement::new(points, color(l.color).stroke_width((2.5 * dpr) as u32))).ok()?;
+    }
+    root.present().ok()?;
+    // A rule's label at its left end, above the line (the lines here rise to the right).
+    for r in &s.rules {
+        let yr = px(y(r.y)) as f64;
+        text.capacity_line(a.left.round(), a.right.round(), yr, th.line_css);
+        text.text(&r.label, a.left + 0.4 * em, yr - 0.3 * em, Align::Left, Baseline::Bottom, false, th.line_css);
+    }
+    // A point's label above it, on the side with more room.
+    for p in &s.points {
+        let (cx, cy) = (x(p.x), y(p.y));
+        text.dot(cx, cy, 0.42 * em, th.fg_css);
+        let left = cx > (a.left + a.right) / 2.0;
+        let (lx, align) = if left { (cx + 0.3 * em, Align::Right) } else { (cx - 0.3 * em, Align::Left) };
+        let (ly, base) =
+            if cy - 1.6 * em > a.top { (cy - 0.7 * em, Baseline::Bottom) } else { (cy + 0.7 * em, Baseline::Top) };
+        text.text(&p.label, lx, ly, align, base, true, th.fg_css);
+    }
+    for &t in &yt {
+        text.text(&s.y.label(t, s.lang), a.left - 0.45 * em, y(t), Align::Right, Baseline::Middle, false, th.fg_css);
+    }
+    for &t in &xt {
+        // A label at the right edge ends there rather than past it.
+        let label = count(s.lang, t);
+        let (lx, align) =
+            if x(t) + text.width(&label) / 2.0 > w { (w - 0.2 * em, Align::Right) } else { (x(t), Align::Center) };
+        text.text(&label, lx, a.bottom + 0.35 * em, align, Baseline::Top, false, th.fg_css);
+    }
+    if !s.x_name.is_empty() {
+        text.text(
+            &s.x_name,
+            (a.left + a.right) / 2.0,
+            h - 0.15 * em,
+            Align::Center,
+            Baseline::Bottom,
+            false,
+            th.fg_css,
+        );
+    }
+    if !s.y_name.is_empty() {
+        text.text(&s.y_name, a.left + 0.4 * em, a.top, Align::Left, Baseline::Top, false, th.fg_css);
+    }
+    Some(())
+}
+
+#[component]
+pub fn LineChart(
+    /// What to draw.
+    scene: Signal<LineScene>,
+    /// A text summary for screen readers.
+    label: Signal<String>,
+    /// `data-testid` of the canvas.
+    testid: &'static str,
+    /// How tall the chart is.
+    #[prop(default = ChartSize::Fixed(220.0))]
+    size: ChartSize,
+    /// Text size in CSS pixels.
+    #[prop(default = 10.5)]
+    font: f64,
+) -> impl IntoView {
+    let canvas = drawn_canvas(size, font, move |surface| {
+        scene.with(|s| draw(surface, s, font));
+    });
+    // The legend in HTML: readable text, not colour alone.
+    let legend = move || {
+        scene.with(|s| {
+            (s.series.len() > 1).then(|| {
+                s.series
+                    .iter()
+                    .map(|l| {
+                        view! {
+                            <li>
+                                <span class="swatch" style=format!("background:{}", css_color(l.color)) aria-hidden="true"></span>
+                                {l.label.clone()}
+                            </li>
+                        }
+                    })
+                    .collect_view()
+            })
+        })
+    };
+    view! {
+        {canvas_view(canvas, size, testid, label)}
+        <ul class="chart-legend">{legend}</ul>
+    }
+}

@@ -1,0 +1,152 @@
+//! Stacked bars against a capacity line, drawn with plotters on a canvas
+//! (see [`super::canvas`]). Geometry comes from [`super::geometry`].
+
+use super::canvas::{canvas_view, drawn_canvas, ChartSize, Surface};
+use super::geometry::{axis_max, bar_x, line_label_spot, stacked_rects, ticks, y_of, Area, Bar};
+use super::painter::{Align, Baseline};
+use super::theme::{color, css_color, px, theme};
+use leptos::prelude::*;
+use plotters::prelude::*;
+use tmath::units::{format_sig, ByteUnit, Bytes};
+
+/// What one drawing needs.
+struct Scene<'a> {
+    bars: &'a [Bar],
+    capacity: f64,
+    capacity_label: &'a str,
+    units: ByteUnit,
+    /// Text size in CSS pixels: margins follow it.
+    font: f64,
+}
+
+fn draw(surface: &Surface, scene: &Scene) -> Option<()> {
+    let Surface { root, text, width: w, height: h, dpr } = surface;
+    let (w, h, dpr) = (*w, *h, *dpr);
+    // One em of the chart's text, in device pixels: every margin is a multiple of it.
+    let em = scene.font * dpr;
+    let th = theme();
+    root.fill(&th.bg).ok()?;
+    let has_sub = scene.bars.iter().any(|b| !b.sub.is_empty());
+    let label_lines = if has_sub { 2.0 } else { 1.0 };
+    let area = Area { left: 5.0 * em, top: 1.9 * em, right: w - 0.7 * em, bottom: h - (1.0 + 1.45 * label_lines) * em };
+    let unit = scene.units;
+    let max = axis_max(scene.bars, scene.capacity, unit.bytes());
+    for t in ticks(max, 5, unit.bytes()) {
+        let y = y_of(t, max, area);
+        root.draw(&PathElement::new(vec![(px(area.left), px(y)), (px(area.right), px(y))], th.grid.stroke_width(1)))
+            .ok()?;
+        let label = format!("{} {}", format_sig(t / unit.bytes()), unit.symbol());
+        text.text(&label, area.left - 0.5 * em, y, Align::Right, Baseline::Middle, false, th.fg_css);
+    }
+    let rects = stacked_rects(scene.bars, max, area);
+    for r in &rects {
+        root.draw(&Rectangle::new([(px(r.x0), px(r.y0)), (px(r.x1), px(r.y1))], color(r.part).filled())).ok()?;
+        // Hatching and the value inside: colour is never the only signal.
+        text.hatch(r.x0, r.y0, r.x1, r.y1, r.part);
+        // A thin gap between segments keeps them apart.
+        root.draw(&PathElement::new(vec![(px(r.x0), px(r.y0)), (px(r.x1), px(r.y0))], th.bg.stroke_width(1))).ok()?;
+    }
+    root.present().ok()?;
+    let y = px(y_of(scene.capacity, max, area)) as f64;
+    text.capacity_line(area.left.round(), area.right.round(), y, th.line_css);
+    // Text last, on top of the shapes.
+    for r in &rects {
+        let value = scene.bars[r.bar].segments[r.part];
+        let label = unit.format(Bytes(value));
+        let half = text.width(&label) / 2.0 + 0.25 * em;
+        if r.y1 - r.y0 > 1.4 * em && r.x1 - r.x0 > 2.0 * half {
+            let (cx, cy) = ((r.x0 + r.x1) / 2.0, (r.y0 + r.y1) / 2.0);
+            text.rect(cx - half, cy - 0.7 * em, cx + half, cy + 0.7 * em, &css_color(r.part));
+            text.text(&label, cx, cy, Align::Center, Baseline::Middle, false, "#fff");
+        }
+    }
+    // Labels share the bar's slot, less a gap: cut, never overlapping a neighbour.
+    let slot = area.width() / scene.bars.len().max(1) as f64 - 0.6 * em;
+    for (i, bar) in scene.bars.iter().enumerate() {
+        let (x0, x1) = bar_x(i, scene.bars.len(), area, 0.62);
+        let cx = (x0 + x1) / 2.0;
+        let top = y_of(bar.total(), max, area);
+        let total = unit.format(Bytes(bar.total()));
+        text.text(
+            &text.fit(&total, slot),
+            cx,
+            top - 0.25 * em,
+            Align::Center,
+            Baseline::Bottom,
+            bar.current,
+            th.fg_css,
+        );
+        let label = text.fit(&bar.label, slot);
+        text.text(&label, cx, area.bottom + 0.5 * em, Align::Center, Baseline::Top, bar.current, th.fg_css);
+        if !bar.sub.is_empty() {
+            let sub = text.fit(&bar.sub, slot);
+            text.text(&sub, cx, area.bottom + 1.95 * em, Align::Center, Baseline::Top, false, th.fg_css);
+        }
+    }
+    // The capacity label goes beside the line where no bar is; where bars cross
+    // the line at both ends, above the plot with a dash of the line as its key.
+    let (label_w, label_h, gap) = (text.width(scene.capacity_label), 1.2 * em, 0.25 * em);
+    let (x0, top) = line_label_spot(scene.bars, max, area, y, label_w, label_h, gap).unwrap_or_else(|| {
+        let key = 2.0 * em;
+        let (x0, mid) = (area.right - label_w, area.top - gap - label_h / 2.0);
+        text.capacity_line(x0 - key - gap, x0 - gap, mid, th.line_css);
+        (x0, area.top - gap - label_h)
+    });
+    text.text(scene.capacity_label, x0, top + label_h, Align::Left, Baseline::Bottom, false, th.line_css);
+    Some(())
+}
+
+#[component]
+pub fn StackedBars(
+    /// The bars, bottom segment first (bytes).
+    bars: Signal<Vec<Bar>>,
+    /// The GPU's memory in bytes: the dashed line.
+    capacity: Signal<f64>,
+    /// The line's label, e.g. "GPU memory 80 GiB".
+    capacity_label: Signal<String>,
+    /// Units of the axis and labels.
+    units: Signal<ByteUnit>,
+    /// A text summary for screen readers (the numbers are also in a table).
+    label: Signal<String>,
+    /// `data-testid` of the canvas.
+    testid: &'static str,
+    /// How tall the chart is.
+    #[prop(default = ChartSize::Fixed(300.0))]
+    size: ChartSize,
+    /// Text size in CSS pixels.
+    #[prop(default = 11.5)]
+    font: f64,
+    /// The parts the bars show, by palette index, in the page's language: a legend under the chart.
+    #[prop(optional)]
+    legend: Option<Signal<Vec<(usize, String)>>>,
+) -> impl IntoView {
+    let canvas = drawn_canvas(size, font, move |surface| {
+        let bars = bars.get();
+        let (capacity, capacity_label, units) = (capacity.get(), capacity_label.get(), units.get());
+        draw(surface, &Scene { bars: &bars, capacity, capacity_label: &capacity_label, units, font });
+    });
+    let legend = legend.map(|legend| {
+        view! {
+            <ul class="chart-legend">
+                {move || {
+                    legend
+                        .get()
+                        .into_iter()
+                        .map(|(part, name)| {
+                            view! {
+                                <li>
+                                    <span class="swatch" style=format!("background:{}", css_color(part)) aria-hidden="true"></span>
+                                    {name}
+                                </li>
+                            }
+                        })
+                        .collect_view()
+                }}
+            </ul>
+        }
+    });
+    view! {
+        {canvas_view(canvas, size, testid, label)}
+        {legend}
+    }
+}

@@ -1,0 +1,47 @@
+//! Messages next to a control: a rejected entry, an impossible combination,
+//! or a rule of the article that the configuration bends.
+
+use crate::ctx::use_ctx;
+use crate::i18n;
+use leptos::prelude::*;
+use tmath::keys::K;
+
+#[component]
+pub fn FieldNotes(
+    /// The key of the control these notes belong to.
+    key: K,
+    /// The element id the control points at with `aria-describedby`.
+    id: String,
+) -> impl IntoView {
+    let ctx = use_ctx();
+    // A memo: the list re-renders only when its text changes, not on every slider step.
+    let notes = Memo::new(move |_| {
+        let lang = ctx.lang.get();
+        let mut out: Vec<(&'static str, String)> = Vec::new();
+        ctx.field_errors.with(|errs| {
+            out.extend(errs.iter().filter(|(k, _)| *k == key).map(|(_, e)| ("error", i18n::setting_error(lang, e))))
+        });
+        ctx.result.with(|r| {
+            if let Err(e) = r {
+                if e.key() == key {
+                    out.push(("error", i18n::config_error(lang, e)));
+                }
+            }
+        });
+        ctx.shown.with(|r| {
+            out.extend(r.warnings.iter().filter(|w| w.key() == key).map(|w| ("warning", i18n::warning(lang, w))))
+        });
+        out
+    });
+    view! {
+        <div class="notes" id=id aria-live="polite">
+            {move || {
+                notes
+                    .get()
+                    .into_iter()
+                    .map(|(kind, text)| view! { <p class=kind role=if kind == "error" { "alert" } else { "note" }>{text}</p> })
+                    .collect_view()
+            }}
+        </div>
+    }
+}

@@ -1,0 +1,157 @@
+//! A numeric control: label, optional slider, and a text entry that takes the
+//! core's number forms (7B, 1.4T, 2k, 70억). Its `name` is the URL key.
+
+use super::field_notes::FieldNotes;
+use super::hints::counted;
+use super::scale::{round_sig, Scale};
+use crate::bind::text;
+use crate::ctx::use_ctx;
+use crate::i18n;
+use leptos::prelude::*;
+use tmath::keys::K;
+use tmath::units::format_count;
+
+/// How the entry shows a number: counts with a suffix, small numbers plainly.
+fn shown(k: K, raw: &str) -> String {
+    match raw.parse::<f64>() {
+        Ok(x) if counted(k) && x >= 1e4 => compact(x),
+        _ => raw.to_string(),
+    }
+}
+
+/// Up to four significant digits with a suffix the parser reads back (7B, 6.738B).
+fn compact(x: f64) -> String {
+    let s = format_count(round_sig(x, 4));
+    if tmath::units::parse_number(&s).is_ok() {
+        s
+    } else {
+        format!("{x}")
+    }
+}
+
+/// A reference value marked under a slider.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mark {
+    pub value: f64,
+    /// CSS class giving its colour (`floor`, `optimal`).
+    pub class: &'static str,
+    pub label: String,
+}
+
+/// The marks under the token slider: the article's 200B floor and Chinchilla's 20P.
+fn chinchilla_marks() -> Signal<Vec<Mark>> {
+    let ctx = use_ctx();
+    Signal::derive(move || {
+        let optimal = ctx.shown.with(|r| r.chinchilla_tokens().get());
+        let lang = ctx.lang.get();
+        vec![
+            Mark {
+                value: tmath::compute::MIN_RECOMMENDED_TOKENS,
+                class: "floor",
+                label: i18n::count(lang, tmath::compute::MIN_RECOMMENDED_TOKENS),
+            },
+            Mark { value: optimal, class: "optimal", label: format!("20P = {}", i18n::count(lang, optimal)) },
+        ]
+    })
+}
+
+fn slider(k: K, scale: Scale, marks: bool, value: Memo<String>) -> impl IntoView {
+    let ctx = use_ctx();
+    let (lo, hi) = scale.positions();
+    let step = if matches!(scale, Scale::Pow2 { .. }) { "1" } else { "any" };
+    let numeric = move || value.get().parse::<f64>().unwrap_or(0.0);
+    // Ticks under the slider; their labels in a line below, so close marks never collide.
+    let marks = marks.then(|| {
+        let marks = chinchilla_marks();
+        view! {
+            <div class="slider-marks" aria-hidden="true">
+                {move || {
+                    marks
+                        .get()
+                        .into_iter()
+                        .map(|Mark { value, class, .. }| {
+                            let frac = (scale.position(value) - lo) / (hi - lo);
+                            // The thumb's centre travels from 8 px to width − 8 px.
+                            let style = format!("left:calc(8px + (100% - 16px) * {frac:.4})");
+                            view! { <span class=format!("mark {class}") style=style></span> }
+                        })
+                        .collect_view()
+                }}
+            </div>
+            <div class="mark-labels" aria-hidden="true">
+                {move || {
+                    marks
+                        .get()
+                        .into_iter()
+                        .map(|Mark { class, label, .. }| view! { <span class=format!("mark {class}")>{label}</span> })
+                        .collect_view()
+                }}
+            </div>
+        }
+    });
+    view! {
+        <div class="slider-wrap">
+            // Not a Tab stop of its own: the entry beside it is the keyboard's way in
+            // (a log slider's arrow step is a thousandth of its range).
+            <input
+                type="range"
+                class="slider"
+                data-key=k.name()
+                tabindex="-1"
+                min=lo
+                max=hi
+                step=step
+                aria-label=move || i18n::label(ctx.lang.get(), k)
+                aria-valuetext=text(move || i18n::spoken(ctx.lang.get(), k, numeric()))
+                prop:value=move || scale.position(numeric()).to_string()
+                on:input=move |ev| {
+                    if let Ok(pos) = event_target_value(&ev).parse::<f64>() {
+                        ctx.set(k, &format!("{}", scale.value(pos)));
+                    }
+                }
+            />
+            {marks}
+        </div>
+    }
+}
+
+#[component]
+pub fn NumberField(
+    /// The key this control sets.
+    key: K,
+    /// A slider beside the entry, if any.
+    scale: Option<Scale>,
+    /// Unit shown after the entry.
+    unit: &'static str,
+    /// The Chinchilla marks under the slider.
+    marks: bool,
+) -> impl IntoView {
+    let ctx = use_ctx();
+    let value = Memo::new(move |_| ctx.value(key));
+    let invalid = Memo::new(move |_| ctx.has_error(key));
+    let id = format!("f-{}", key.name());
+    let notes_id = format!("n-{}", key.name());
+    let slider = scale.map(|scale| slider(key, scale, marks, value));
+    view! {
+        <div class="field number" class:invalid=invalid data-field=key.name()>
+            <label for=id.clone()>{move || i18n::label(ctx.lang.get(), key)}</label>
+            <div class="inputs">
+                {slider}
+                <input
+                    id=id
+                    name=key.name()
+                    type="text"
+                    inputmode="decimal"
+                    autocomplete="off"
+                    spellcheck="false"
+                    aria-invalid=move || invalid.get().to_string()
+                    aria-describedby=notes_id.clone()
+                    prop:value=move || shown(key, &value.get())
+                    on:change=move |ev| ctx.set(key, &event_target_value(&ev))
+                />
+                {(!unit.is_empty()).then(|| view! { <span class="unit">{unit}</span> })}
+            </div>
+            <FieldNotes key=key id=notes_id />
+        </div>
+    }
+}

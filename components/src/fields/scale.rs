@@ -1,0 +1,76 @@
+//! How a slider's position maps to a value: logarithmic or powers of two.
+
+/// How a slider's position maps to a value.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Scale {
+    /// Logarithmic from `min` to `max`, values rounded to three significant digits.
+    Log { min: f64, max: f64 },
+    /// Powers of two, 2^min … 2^max.
+    Pow2 { min: u32, max: u32 },
+}
+
+/// Positions of a logarithmic slider.
+const LOG_STEPS: f64 = 1000.0;
+
+impl Scale {
+    /// (min, max) of the range input.
+    pub fn positions(self) -> (f64, f64) {
+        match self {
+            Scale::Log { .. } => (0.0, LOG_STEPS),
+            Scale::Pow2 { min, max } => (min as f64, max as f64),
+        }
+    }
+
+    pub fn value(self, pos: f64) -> f64 {
+        match self {
+            // exp∘ln and powi, not powf (see tmath::sweep::log_points).
+            Scale::Log { min, max } => {
+                round_sig(min * ((max / min).ln() * pos.clamp(0.0, LOG_STEPS) / LOG_STEPS).exp(), 3)
+            }
+            Scale::Pow2 { min, max } => 2f64.powi(pos.round().clamp(min as f64, max as f64) as i32),
+        }
+    }
+
+    /// The slider position for a value, clamped to the range.
+    pub fn position(self, value: f64) -> f64 {
+        if !(value.is_finite() && value > 0.0) {
+            return self.positions().0;
+        }
+        match self {
+            Scale::Log { min, max } => ((value / min).ln() / (max / min).ln() * LOG_STEPS).clamp(0.0, LOG_STEPS),
+            Scale::Pow2 { min, max } => value.log2().round().clamp(min as f64, max as f64),
+        }
+    }
+}
+
+/// `x` rounded to `digits` significant digits.
+pub fn round_sig(x: f64, digits: i32) -> f64 {
+    if x == 0.0 || !x.is_finite() {
+        return x;
+    }
+    let scale = 10f64.powi(digits - 1 - x.abs().log10().floor() as i32);
+    (x * scale).round() / scale
+}
+
+#[cfg(test)]
+mod scale_tests {
+    use super::*;
+
+    #[test]
+    fn log_slider_round_trips_its_ends_and_rounds() {
+        let s = Scale::Log { min: 1e7, max: 2e12 };
+        assert_eq!(s.value(0.0), 1e7);
+        assert_eq!(s.value(1000.0), 2e12);
+        assert_eq!(s.value(s.position(7e9)), 7e9);
+        assert_eq!(s.position(1e20), 1000.0);
+        assert_eq!(s.position(f64::NAN), 0.0);
+    }
+
+    #[test]
+    fn pow2_slider() {
+        let s = Scale::Pow2 { min: 0, max: 16 };
+        assert_eq!(s.value(3.0), 8.0);
+        assert_eq!(s.position(100.0), 7.0);
+        assert_eq!(s.position(1e9), 16.0);
+    }
+}

@@ -1,0 +1,121 @@
+//! The one layout table: which controls the full page shows, in which
+//! sections, and which few controls each view shows as a figure or a slide.
+//! Keys are named by their typed handles; their spellings live in the core's table.
+
+use tmath::keys::K;
+use tmath::page::View;
+
+/// A fieldset of the full page: its legend (a text key) and its rows; a row of two shares a line.
+pub struct Section {
+    pub legend: &'static str,
+    pub rows: &'static [&'static [K]],
+}
+
+/// The full page's controls, grouped as the article is.
+pub static PAGE: &[Section] = &[
+    Section { legend: "section-model", rows: &[&[K::Model], &[K::Params], &[K::SeqLen], &[K::MicroBatch]] },
+    // Right after the model: on a phone the GPU count and the ZeRO stage are near the top.
+    Section { legend: "section-parallel", rows: &[&[K::Gpus], &[K::Zero], &[K::Tp, K::Pp], &[K::Dp], &[K::GradAccum]] },
+    Section { legend: "section-data", rows: &[&[K::Tokens]] },
+    Section {
+        legend: "section-training",
+        rows: &[
+            &[K::Precision],
+            &[K::GradDtype],
+            &[K::Optimizer],
+            &[K::Recompute],
+            &[K::SequenceParallel],
+            &[K::PartitionActivations],
+            &[K::Tsp],
+            &[K::Offload],
+            &[K::MaxLiveParams],
+            &[K::Convention],
+        ],
+    },
+    Section {
+        legend: "section-hardware",
+        rows: &[&[K::Gpu], &[K::GpuMem], &[K::Tflops], &[K::UsdPerGpuHour], &[K::InferenceDtype]],
+    },
+    Section { legend: "section-shape", rows: &[&[K::ActiveParams], &[K::Layers, K::Hidden], &[K::Heads, K::Vocab]] },
+];
+
+/// The planner's assumptions, under its table.
+pub static PLANNER_OPTIONS: &[K] =
+    &[K::GlobalBatch, K::MaxGpus, K::ReserveGb, K::FragmentationPct, K::IntraNodeGbs, K::InterNodeGbs, K::TpCrossNode];
+
+/// A view's figure: its controls (at most six, the first four also on a slide)
+/// and, for the article's views, its height in CSS pixels (the chart takes
+/// what the rest leaves, so the height holds at any width).
+pub struct Figure {
+    pub view: View,
+    pub controls: &'static [K],
+    /// `None`: the figure is as tall as its content (the project's own views).
+    pub height: Option<f64>,
+}
+
+pub static FIGURES: &[Figure] = &[
+    Figure {
+        view: View::Compute,
+        controls: &[K::Params, K::Tokens, K::Gpus, K::Tflops, K::UsdPerGpuHour],
+        height: Some(560.0),
+    },
+    Figure { view: View::Chinchilla, controls: &[K::Params, K::Tokens], height: Some(520.0) },
+    Figure { view: View::Inference, controls: &[K::Params, K::InferenceDtype, K::Gpu], height: Some(540.0) },
+    Figure { view: View::ModelStates, controls: &[K::Params, K::Precision, K::Optimizer], height: Some(540.0) },
+    Figure {
+        view: View::Activations,
+        controls: &[K::Recompute, K::SeqLen, K::MicroBatch, K::Tp, K::SequenceParallel, K::Model],
+        height: Some(600.0),
+    },
+    Figure {
+        view: View::Memory,
+        controls: &[K::Model, K::Gpus, K::Zero, K::Recompute, K::SeqLen, K::Gpu],
+        height: Some(600.0),
+    },
+    Figure { view: View::Zero, controls: &[K::Params, K::Dp, K::Zero], height: Some(540.0) },
+    Figure { view: View::ThreeD, controls: &[K::Tp, K::Pp, K::Dp, K::Model], height: Some(580.0) },
+    Figure { view: View::Planner, controls: &[K::Model, K::Gpus, K::Gpu, K::SeqLen], height: None },
+    Figure { view: View::Sweeps, controls: &[K::Model, K::SeqLen, K::Tp, K::Recompute], height: None },
+    Figure { view: View::Fp, controls: &[K::Fp], height: None },
+];
+
+/// The figure of a view.
+pub fn figure(view: View) -> &'static Figure {
+    FIGURES.iter().find(|f| f.view == view).unwrap_or(&FIGURES[0])
+}
+
+/// At most this many large controls on a slide.
+pub const SLIDE_CONTROLS: usize = 4;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_view_has_a_figure_of_at_most_six_controls() {
+        for &v in View::ALL {
+            let f = figure(v);
+            assert_eq!(f.view, v);
+            assert!(f.controls.len() <= 6, "{v:?}");
+            assert_eq!(f.height.is_none(), v.is_project(), "{v:?}");
+            // The article's views fit the bounds in a 720 px column and at 375 px.
+            assert!(f.height.is_none_or(|h| h <= 640.0), "{v:?}");
+        }
+    }
+
+    /// Every key the calculation has is on the full page, once.
+    #[test]
+    fn the_full_page_shows_every_calculation_key_once() {
+        let mut shown: Vec<K> = PAGE.iter().flat_map(|s| s.rows.iter().flat_map(|r| r.iter().copied())).collect();
+        shown.extend(PLANNER_OPTIONS);
+        let n = shown.len();
+        shown.sort_by_key(|k| *k as usize);
+        shown.dedup();
+        assert_eq!(shown.len(), n, "a key is shown twice");
+        for &k in K::ALL {
+            if k.row().target() != tmath::keys::Target::Page {
+                assert!(shown.contains(&k), "{} is on no control", k.name());
+            }
+        }
+    }
+}

@@ -1,0 +1,101 @@
+//! The per-GPU breakdown as a table: exact bytes in `data-bytes` (the browser
+//! contract), the chosen unit in text, bytes/param and the divisor of each part.
+//! In a figure or a slide the chart says it visually; the table stays for
+//! screen readers and the contract.
+
+use super::memory::part_key;
+use crate::bind::text;
+use crate::charts::theme::css_color;
+use crate::ctx::use_ctx;
+use crate::explain::Explain;
+use crate::tr::Tr;
+use leptos::prelude::*;
+use tmath::explain::Item;
+use tmath::memory::Part;
+
+/// The formula of a part.
+fn item(part: Part) -> Item {
+    match part {
+        Part::Model => Item::Model,
+        Part::Gradients => Item::Gradients,
+        Part::Optimizer => Item::Optimizer,
+        Part::Activations => Item::Activations,
+        Part::LiveParams => Item::LiveParams,
+    }
+}
+
+#[component]
+pub fn BreakdownTable(
+    /// Visually hidden (a figure or a slide shows the chart's legend instead).
+    compact: bool,
+) -> impl IntoView {
+    let ctx = use_ctx();
+    // Five fixed rows built once; only their texts follow the result.
+    let rows = Part::ALL
+        .into_iter()
+        .map(|part| {
+            let testid = part_key(part);
+            let bytes = move || ctx.shown.with(|r| r.per_gpu.get(part));
+            let detail = move || {
+                ctx.shown.with(|r| {
+                    let per_param = tmath::memory::state_bytes_per_param(&r.config);
+                    let (b, d) = match part {
+                        Part::Model => (per_param[0].0, r.divisors.model),
+                        Part::Gradients => (per_param[1].0, r.divisors.gradients),
+                        Part::Optimizer => (per_param[2].0, r.divisors.optimizer),
+                        _ => return String::new(),
+                    };
+                    format!("{} ÷ {d}", crate::i18n::bytes_per_param(ctx.lang.get(), b))
+                })
+            };
+            view! {
+                <tr data-testid=testid data-bytes=text(move || bytes().get().to_string())>
+                    <th scope="row">
+                        <span class="swatch" style=format!("background:{}", css_color(part as usize)) aria-hidden="true"></span>
+                        <Tr key=testid />
+                    </th>
+                    <td class="num">{text(move || ctx.units().format(bytes()))}</td>
+                    <td class="detail">{detail} <Explain item=item(part) /></td>
+                </tr>
+            }
+        })
+        .collect_view();
+    let total = move || ctx.shown.with(|r| r.per_gpu.total());
+    let capacity = move || ctx.shown.with(|r| r.gpu_mem());
+    let cpu = move || ctx.shown.with(|r| r.cpu_per_node);
+    view! {
+        // A table ignores a width: the visually hidden box is a wrapper.
+        <div class:sr-only=compact>
+        <table class="breakdown">
+            <caption class="sr-only"><Tr key="total" /></caption>
+            <tbody>{rows}</tbody>
+            <tfoot>
+                <tr data-testid="per-gpu-total" data-bytes=text(move || total().get().to_string())>
+                    <th scope="row"><Tr key="total" /></th>
+                    <td class="num">{text(move || ctx.units().format(total()))}</td>
+                    <td></td>
+                </tr>
+                <tr data-testid="gpu-capacity" data-bytes=text(move || capacity().get().to_string())>
+                    <th scope="row"><Tr key="capacity" /></th>
+                    <td class="num">{text(move || ctx.units().format(capacity()))}</td>
+                    <td class="detail">{move || ctx.shown.with(|r| r.config.gpu.label)}</td>
+                </tr>
+                <Show when=move || { cpu().get() > 0.0 }>
+                    <tr data-testid="cpu-per-node" data-bytes=text(move || cpu().get().to_string())>
+                        <th scope="row"><Tr key="cpu-per-node" /></th>
+                        <td class="num">{text(move || ctx.units().format(cpu()))}</td>
+                        <td></td>
+                    </tr>
+                </Show>
+                <tr data-testid="inference" data-bytes=text(move || ctx.shown.with(|r| r.inference.get()).to_string())>
+                    <th scope="row"><Tr key="inference-note" /></th>
+                    <td class="num">{text(move || ctx.units().format(ctx.shown.with(|r| r.inference)))}</td>
+                    <td class="detail">
+                        {move || ctx.shown.with(|r| r.config.inference_dtype.as_str())} <Explain item=Item::Inference />
+                    </td>
+                </tr>
+            </tfoot>
+        </table>
+        </div>
+    }
+}

@@ -1,0 +1,160 @@
+//! Training compute 6PD (with recomputation), PetaFLOP-days, GPU-hours, days
+//! and cost; alone (a figure, a slide), with days against the GPU count.
+
+use super::Mode;
+use crate::bind::text;
+use crate::charts::line_chart::{LineChart, LineScene, Point, Series, YAxis};
+use crate::ctx::use_ctx;
+use crate::explain::Explain;
+use crate::tr::Tr;
+use leptos::prelude::*;
+use tmath::explain::Item;
+use tmath::sweep;
+use tmath::units::format_sig;
+use tmath::Report;
+
+/// A number with thousands separators for money and hours.
+fn grouped(x: f64) -> String {
+    if !(x.is_finite() && x.abs() < 1e15) {
+        return format_sig(x);
+    }
+    let digits = format!("{:.0}", x.abs());
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    if x < 0.0 {
+        format!("-{out}")
+    } else {
+        out
+    }
+}
+
+/// Training compute as the page writes it: "8.4e22 FLOPs".
+pub fn flops_text(r: &Report) -> String {
+    format!("{} FLOPs", format_sig(r.flops().get()))
+}
+
+/// The cost in dollars with thousands separators.
+pub fn cost_text(r: &Report) -> String {
+    format!("${}", grouped(r.cost_usd()))
+}
+
+#[component]
+pub fn ComputeView(
+    /// Where the view is drawn.
+    mode: Mode,
+) -> impl IntoView {
+    let ctx = use_ctx();
+    let r = ctx.shown;
+    // Alone, the view shows T = C/(N·τ) as a line: days against N, this run marked.
+    let chart = (mode != Mode::Page).then(|| {
+        let scene = Signal::derive(move || {
+            r.with(|r| {
+                let n = r.config.layout.gpus();
+                let lo = r.config.layout.model_parallel();
+                let counts = sweep::gpu_counts(&r.config, (n * 64).max(lo * 1024));
+                LineScene {
+                    series: vec![Series {
+                        label: ctx.t("days").into(),
+                        points: sweep::days_vs_gpus(&r.config, &counts),
+                        color: 2,
+                    }],
+                    y: YAxis::Days,
+                    rules: Vec::new(),
+                    marker: Some(n as f64),
+                    points: vec![Point {
+                        x: n as f64,
+                        y: r.days(),
+                        label: format!("{} {}", format_sig(r.days()), ctx.t("days-unit")),
+                    }],
+                    x_name: ctx.t("gpus-axis").into(),
+                    y_name: String::new(),
+                    lang: ctx.lang.get(),
+                }
+            })
+        });
+        let label = Signal::derive(move || ctx.t("sweep-days").to_string());
+        view! { <LineChart scene=scene label=label testid="compute-chart" size=mode.chart(200.0) font=mode.font() /> }
+    });
+    let flops = move || r.with(|r| r.flops().get());
+    let split = text(move || {
+        r.with(|r| {
+            format!(
+                "{} {} + {} {} + {} {}",
+                ctx.t("forward"),
+                format_sig(r.compute.forward.get()),
+                ctx.t("backward"),
+                format_sig(r.compute.backward.get()),
+                ctx.t("recompute-extra"),
+                format_sig(r.compute.recompute.get())
+            )
+        })
+    });
+    let days = move || r.with(|r| r.days());
+    view! {
+            <dl class="figures">
+                <div data-testid="flops" data-flops=text(move || flops().to_string())>
+                    <dt><Tr key="flops" /></dt>
+                    <dd class="big">{text(move || r.with(flops_text))}</dd>
+                    <dd class="detail">{split} <Explain item=Item::Flops /></dd>
+                </div>
+                <div data-testid="petaflop-days" data-value=text(move || r.with(|r| r.petaflop_days()).to_string())>
+                    <dt><Tr key="petaflop-days" /></dt>
+                    <dd>{text(move || format_sig(r.with(|r| r.petaflop_days())))}</dd>
+                </div>
+                <div data-testid="gpu-hours" data-value=text(move || r.with(|r| r.gpu_hours()).to_string())>
+                    <dt><Tr key="gpu-hours" /></dt>
+                    <dd>{text(move || grouped(r.with(|r| r.gpu_hours())))}</dd>
+                    <dd class="detail">
+                        {text(move || r.with(|r| format!("τ = {} TFLOP/s", format_sig(r.config.flops_per_gpu / 1e12))))}
+                        <Explain item=Item::GpuHours />
+                    </dd>
+                </div>
+                <div data-testid="days" data-days=text(move || days().to_string())>
+                    <dt><Tr key="days" /></dt>
+                    <dd>{text(move || format_sig(days()))}</dd>
+                    <dd class="detail">
+                        {text(move || r.with(|r| format!("N = {}", r.config.layout.gpus())))} <Explain item=Item::Days />
+                    </dd>
+                </div>
+                <div data-testid="cost" data-value=text(move || r.with(|r| r.cost_usd()).to_string())>
+                    <dt><Tr key="cost" /></dt>
+                    <dd>{text(move || r.with(cost_text))}</dd>
+                    <dd class="detail">
+                        {text(move || r.with(|r| format!("${}/{}", r.config.usd_per_gpu_hour, ctx.t("gpu-hour"))))} <Explain item=Item::Cost />
+                    </dd>
+                </div>
+                <div data-testid="bubble" data-value=text(move || r.with(|r| r.bubble()).to_string())>
+                    <dt><Tr key="bubble" /></dt>
+                    <dd>{text(move || format!("{}%", format_sig(100.0 * r.with(|r| r.bubble()))))}</dd>
+                    <dd class="detail">
+                        {text(move || {
+                            r.with(|r| {
+                                format!(
+                                    "{} {} {}",
+                                    ctx.t("global-batch-label"),
+                                    tmath::units::format_count(r.global_batch()),
+                                    ctx.t("sequences"),
+                                )
+                            })
+                        })}
+                    </dd>
+                </div>
+            </dl>
+            {chart}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn grouped_digits() {
+        assert_eq!(super::grouped(1234567.4), "1,234,567");
+        assert_eq!(super::grouped(999.0), "999");
+        assert_eq!(super::grouped(-1000.0), "-1,000");
+    }
+}

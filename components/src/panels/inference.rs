@@ -1,0 +1,87 @@
+//! Inference (the article's "Total Inference Memory"): weights in each data
+//! type plus the ≤ 20 % the article adds, against one GPU's memory.
+
+use super::memory::capacity_label;
+use super::Mode;
+use crate::bind::text;
+use crate::charts::geometry::Bar;
+use crate::charts::stacked_bars::StackedBars;
+use crate::ctx::use_ctx;
+use crate::i18n;
+use leptos::prelude::*;
+use tmath::config::InferenceDtype;
+use tmath::memory::{inference_parts, inference_weight_bytes, INFERENCE_OVERHEAD};
+
+/// The bars: fp16 and bf16 hold the same 2 bytes, so they share one.
+const DTYPES: [(InferenceDtype, &str); 4] = [
+    (InferenceDtype::Fp32, "fp32"),
+    (InferenceDtype::Fp16, "fp16 · bf16"),
+    (InferenceDtype::Int8, "int8"),
+    (InferenceDtype::Int4, "int4"),
+];
+
+#[component]
+pub fn InferenceView(
+    /// Where the view is drawn.
+    mode: Mode,
+) -> impl IntoView {
+    let ctx = use_ctx();
+    let r = ctx.shown;
+    let units = Signal::derive(move || ctx.units());
+    let bars = Signal::derive(move || {
+        let lang = ctx.lang.get();
+        r.with(|r| {
+            let current = inference_weight_bytes(r.config.inference_dtype);
+            DTYPES
+                .iter()
+                .map(|&(dtype, name)| {
+                    let (weights, overhead) = inference_parts(r.config.params, dtype);
+                    let bytes = inference_weight_bytes(dtype).0;
+                    Bar {
+                        label: name.to_string(),
+                        sub: i18n::bytes_per_param_short(lang, bytes),
+                        segments: vec![weights.get(), 0.0, 0.0, 0.0, 0.0, overhead.get()],
+                        current: bytes == current.0,
+                    }
+                })
+                .collect()
+        })
+    });
+    let capacity = Signal::derive(move || r.with(|r| r.config.gpu_mem_bytes));
+    let legend =
+        Signal::derive(move || vec![(0, ctx.t("part-model").to_string()), (5, ctx.t("part-overhead").to_string())]);
+    let formula = move || {
+        r.with(|r| {
+            let c = &r.config;
+            format!(
+                "{} × {} B × {} = {}",
+                INFERENCE_OVERHEAD,
+                inference_weight_bytes(c.inference_dtype).0,
+                i18n::count(ctx.lang.get(), c.params.get()),
+                ctx.units().format(r.inference)
+            )
+        })
+    };
+    let summary =
+        Signal::derive(move || r.with(|r| format!("{}: {}", ctx.t("inference-note"), ctx.units().format(r.inference))));
+    view! {
+        <p class="result-line" data-testid="inference-total" data-bytes=text(move || r.with(|r| r.inference.get()).to_string())>
+            <strong>{text(formula)}</strong>
+            {text(move || r.with(|r| {
+                let fits = r.inference.get() <= r.config.gpu_mem_bytes;
+                format!(" · {} {}", if fits { "✓" } else { "✗" }, ctx.t(if fits { "fits" } else { "does-not-fit" }))
+            }))}
+        </p>
+        <StackedBars
+            bars=bars
+            capacity=capacity
+            capacity_label=capacity_label(ctx, r)
+            units=units
+            label=summary
+            testid="inference-chart"
+            size=mode.chart(240.0)
+            font=mode.font()
+            legend=legend
+        />
+    }
+}

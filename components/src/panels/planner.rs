@@ -1,0 +1,151 @@
+//! The planner: the fewest GPUs that can train this model and the fastest
+//! layouts on the current N, in a sortable table; a row applies its layout.
+
+use super::Mode;
+use crate::ctx::use_ctx;
+use crate::fields::Field;
+use crate::layout::PLANNER_OPTIONS;
+use crate::tr::Tr;
+use leptos::prelude::*;
+use tmath::planner::{plan, sort, Order, Plan};
+use tmath::units::format_sig;
+
+#[component]
+pub fn PlannerView(
+    /// Where the view is drawn.
+    mode: Mode,
+) -> impl IntoView {
+    let ctx = use_ctx();
+    // Rows shown: the fastest that fit.
+    let rows_shown = if mode == Mode::Page { 25 } else { 8 };
+    let sort_by = RwSignal::new(Order::Speed);
+    // On the full page it follows the settled result (the search waits until
+    // input pauses); alone, it is the view and searches at once.
+    let base = Memo::new(move |_| match mode {
+        Mode::Page => ctx.settled.get(),
+        _ => Some(ctx.shown.get()),
+    });
+    let report = Memo::new(move |_| {
+        base.with(|r| r.as_ref().map(|r| ctx.plan.with(|o| plan(&r.config, o, Some(r.config.layout.gpus())))))
+    });
+    let ready = move || report.with(|r| r.is_some());
+    let report = Signal::derive(move || {
+        report.get().unwrap_or_else(|| tmath::planner::PlanReport { min_gpus: None, gpus: 0, layouts: Vec::new() })
+    });
+    let rows = move || {
+        let mut fitting: Vec<Plan> =
+            report.with(|r| r.layouts.iter().filter(|l| l.fits).take(rows_shown).cloned().collect());
+        sort(&mut fitting, sort_by.get());
+        fitting
+    };
+    // A sortable column's header: `label` as is, or translated as a key.
+    let header = move |label: &'static str, translated: bool, by: Order| {
+        view! {
+            <th scope="col" aria-sort=move || if sort_by.get() == by { "ascending" } else { "none" }>
+                <button type="button" class="sort" on:click=move |_| sort_by.set(by)>
+                    {move || if translated { ctx.t(label) } else { label }}
+                </button>
+            </th>
+        }
+    };
+    let use_min = move |_| {
+        let base = ctx.shown.with_untracked(|r| r.config.clone());
+        let opts = ctx.plan.get_untracked();
+        if let Some(first) = plan(&base, &opts, None).layouts.into_iter().find(|l| l.fits) {
+            ctx.set_all(&first.to_pairs());
+        }
+    };
+    view! {
+            <Show when=ready fallback=move || view! { <p class="detail">"…"</p> }>
+            <p data-testid="min-gpus" data-gpus=move || report.with(|r| r.min_gpus.map_or(0, |n| n).to_string())>
+                <Tr key="min-gpus" /> ": "
+                <strong>
+                    {move || {
+                        report.with(|r| match r.min_gpus {
+                            Some(n) => n.to_string(),
+                            None => format!("> {}", ctx.plan.with(|o| o.max_gpus)),
+                        })
+                    }}
+                </strong>
+                " "
+                <button type="button" on:click=use_min disabled=move || report.with(|r| r.min_gpus.is_none())>
+                    <Tr key="use-min" />
+                </button>
+            </p>
+            </Show>
+            <p class="detail">
+                {move || {
+                    ctx.plan.with(|o| {
+                        format!(
+                            "{} {} GB + {}% · G = {} · NVLink {} GB/s · IB {} GB/s",
+                            ctx.t("reserve"),
+                            o.reserve_bytes / 1e9,
+                            o.fragmentation * 100.0,
+                            o.global_batch,
+                            o.intra_node_bytes_per_s / 1e9,
+                            o.inter_node_bytes_per_s / 1e9,
+                        )
+                    })
+                }}
+            </p>
+            {(mode == Mode::Page).then(|| view! {
+                <details class="plan-options">
+                    <summary><Tr key="plan-assumptions" /></summary>
+                    <div class="grid2">
+                        {PLANNER_OPTIONS.iter().map(|&k| view! { <Field key=k /> }).collect_view()}
+                    </div>
+                </details>
+            })}
+            <div class="table-wrap">
+                <table class="layouts" data-testid="layouts">
+                    <caption>
+                        {move || format!("{} N = {}", ctx.t("fastest-on"), ctx.shown.with(|r| r.config.layout.gpus()))}
+                    </caption>
+                    <thead>
+                        <tr>
+                            {header("t", false, Order::Tp)}
+                            {header("p", false, Order::Pp)}
+                            {header("d", false, Order::Dp)}
+                            {header("ZeRO", false, Order::Zero)}
+                            <th scope="col"><Tr key="recompute-short" /></th>
+                            <th scope="col"><Tr key="sp-short" /></th>
+                            <th scope="col">"b × m"</th>
+                            {header("mem-per-gpu", true, Order::Memory)}
+                            {header("s-per-step", true, Order::Speed)}
+                            <th scope="col"></th>
+                        </tr>
+                    </thead>
+                    <tbody>
+                        {move || {
+                            let u = ctx.units();
+                            rows()
+                                .into_iter()
+                                .map(|l| {
+                                    let pairs = l.to_pairs();
+                                    view! {
+                                        <tr data-bytes=l.per_gpu_bytes.to_string()>
+                                            <td>{l.tp}</td>
+                                            <td>{l.pp}</td>
+                                            <td>{l.dp}</td>
+                                            <td>{l.zero.get()}</td>
+                                            <td>{ctx.t(l.recompute.as_str())}</td>
+                                            <td>{if l.sequence_parallel { "✓" } else { "–" }}</td>
+                                            <td>{format!("{} × {}", l.micro_batch, l.grad_accum)}</td>
+                                            <td class="num">{u.format(tmath::Bytes(l.needed_bytes))}</td>
+                                            <td class="num">{format_sig(l.step_seconds)}</td>
+                                            <td>
+                                                <button type="button" on:click=move |_| ctx.set_all(&pairs)>
+                                                    <Tr key="apply" />
+                                                </button>
+                                            </td>
+                                        </tr>
+                                    }
+                                })
+                                .collect_view()
+                        }}
+                    </tbody>
+                </table>
+            </div>
+            <p class="detail" hidden=move || report.with(|r| r.layouts.iter().any(|l| l.fits))><Tr key="no-layout" /></p>
+    }
+}

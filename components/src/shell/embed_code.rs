@@ -1,0 +1,160 @@
+//! The embed dialog: the snippet for the current state and language, a copy
+//! button, and the figure itself beside it, live, at the article column's
+//! 720 px. The snippet's `height` is the height that figure reports.
+
+use super::url::link_to;
+use crate::ctx::use_ctx;
+use crate::i18n;
+use crate::tr::Tr;
+use leptos::prelude::*;
+use tmath::page::View;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
+
+/// Which view's embed code the dialog shows (`None`: closed).
+#[derive(Clone, Copy)]
+pub struct EmbedOpen(pub RwSignal<Option<View>>);
+
+/// The article column a figure is measured at.
+const COLUMN_PX: i32 = 720;
+
+/// Text for a double-quoted HTML attribute.
+fn attr(s: &str) -> String {
+    s.replace('&', "&amp;").replace('"', "&quot;").replace('<', "&lt;")
+}
+
+/// The `<iframe>` a page pastes: the state, a title, lazy loading and the figure's height.
+pub fn snippet(src: &str, title: &str, height: i32) -> String {
+    format!(
+        "<iframe src=\"{}\" title=\"{}\" width=\"100%\" height=\"{height}\" loading=\"lazy\" style=\"border:0;width:100%;max-width:{COLUMN_PX}px\"></iframe>",
+        attr(src),
+        attr(title)
+    )
+}
+
+#[component]
+pub fn EmbedDialog() -> impl IntoView {
+    let ctx = use_ctx();
+    let open = expect_context::<EmbedOpen>();
+    let dialog = NodeRef::<leptos::html::Dialog>::new();
+    let preview = NodeRef::<leptos::html::Iframe>::new();
+    let height = RwSignal::new(None::<i32>);
+    let copied = RwSignal::new(false);
+    // The preview reports its height like any embedding would receive it.
+    let listener = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
+        let from_preview = preview
+            .get_untracked()
+            .and_then(|f| f.content_window())
+            .zip(ev.source())
+            .is_some_and(|(w, s)| js_sys::Object::is(&w, &s));
+        let data = ev.data();
+        let kind = js_sys::Reflect::get(&data, &"type".into()).ok().and_then(|t| t.as_string());
+        if from_preview && kind.as_deref() == Some("tmath:resize") {
+            if let Some(h) = js_sys::Reflect::get(&data, &"height".into()).ok().and_then(|h| h.as_f64()) {
+                height.set(Some(h as i32));
+            }
+        }
+    });
+    if let Some(w) = web_sys::window() {
+        let _ = w.add_event_listener_with_callback("message", listener.as_ref().unchecked_ref());
+    }
+    listener.forget();
+    let view = move || open.0.get().unwrap_or(View::Memory);
+    let src = Memo::new(move |_| {
+        ctx.track_state();
+        let mut state = ctx.state();
+        state.page.embed = true;
+        state.page.present = false;
+        state.page.view = Some(view());
+        state.page.lang = Some(ctx.lang.get());
+        link_to(&state)
+    });
+    // A new figure reports its own height: until it does, the layout table's (or none).
+    Effect::new(move |_| {
+        src.track();
+        height.set(None);
+        copied.set(false);
+    });
+    let frame_title = move || format!("{} · {}", i18n::view_title(ctx.lang.get(), view()), ctx.t("frame-title"));
+    let code = move || {
+        let h = height.get().or_else(|| crate::layout::figure(view()).height.map(|h| h as i32));
+        h.map(|h| snippet(&src.get(), &frame_title(), h)).unwrap_or_default()
+    };
+    Effect::new(move |_| {
+        let Some(d) = dialog.get() else { return };
+        match (open.0.get().is_some(), d.open()) {
+            (true, false) => {
+                let _ = d.show_modal();
+            }
+            (false, true) => d.close(),
+            _ => {}
+        }
+    });
+    let copy = move |_| {
+        if let Some(w) = web_sys::window() {
+            let _ = w.navigator().clipboard().write_text(&code());
+            copied.set(true);
+        }
+    };
+    let options = move || {
+        let lang = ctx.lang.get();
+        View::ALL
+            .iter()
+            .map(|&v| view! { <option value=v.as_str() selected=move || view() == v>{i18n::view_title(lang, v)}</option> })
+            .collect_view()
+    };
+    view! {
+        <dialog
+            class="embed-dialog"
+            node_ref=dialog
+            aria-labelledby="embed-title"
+            on:close=move |_| open.0.set(None)
+        >
+            <header class="embed-head">
+                <h2 id="embed-title"><Tr key="embed-title" /></h2>
+                <button type="button" on:click=move |_| open.0.set(None)><Tr key="close" /></button>
+            </header>
+            <div class="embed-grid">
+                <div class="embed-code">
+                    <label>
+                        <Tr key="embed-view" />
+                        <select
+                            name="embed-view"
+                            on:change=move |ev| open.0.set(View::parse(&event_target_value(&ev)))
+                        >
+                            {options}
+                        </select>
+                    </label>
+                    <label for="embed-snippet"><Tr key="embed-code-label" /></label>
+                    <textarea
+                        id="embed-snippet"
+                        data-testid="embed-snippet"
+                        data-height=move || height.get().map(|h| h.to_string()).unwrap_or_default()
+                        readonly=true
+                        rows="7"
+                        prop:value=code
+                    ></textarea>
+                    <button type="button" data-testid="embed-copy" on:click=copy disabled=move || code().is_empty()>
+                        {move || if copied.get() { ctx.t("copied") } else { ctx.t("copy") }}
+                    </button>
+                    <p class="detail"><Tr key="embed-note" /></p>
+                </div>
+                <figure class="embed-preview">
+                    <figcaption><Tr key="embed-preview" /></figcaption>
+                    <div class="preview-scroll">
+                        <Show when=move || open.0.get().is_some()>
+                            <iframe
+                                node_ref=preview
+                                data-testid="embed-preview"
+                                src=move || src.get()
+                                title=frame_title
+                                width=COLUMN_PX
+                                style=move || format!("height:{}px", height.get().unwrap_or(400))
+                            ></iframe>
+                        </Show>
+                    </div>
+                </figure>
+            </div>
+        </dialog>
+    }
+}

@@ -1,0 +1,165 @@
+//! The slides (`present=1`): one view per slide, filling the screen, readable
+//! from the back row. ← → (and PageUp/PageDown, which clickers send) walk the
+//! deck in the page, the address following; F goes full screen; Esc leaves.
+
+use crate::ctx::{use_ctx, Ctx};
+use crate::fields::Field;
+use crate::i18n;
+use crate::layout::{figure, SLIDE_CONTROLS};
+use crate::panels::{body, Mode};
+use crate::tr::Tr;
+use leptos::prelude::*;
+use tmath::keys::State;
+use tmath::page::{PageOptions, View};
+use tmath::presets::{self, Preset, DEFAULT_DECK};
+use tmath::Settings;
+use wasm_bindgen::JsCast;
+
+/// One slide: a preset (its state and view) or a view of the current state.
+#[derive(Clone, Copy)]
+enum Entry {
+    Preset(&'static Preset),
+    View(View),
+}
+
+impl PartialEq for Entry {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Entry::Preset(a), Entry::Preset(b)) => a.name == b.name,
+            (Entry::View(a), Entry::View(b)) => a == b,
+            _ => false,
+        }
+    }
+}
+
+impl Entry {
+    fn view(self) -> View {
+        match self {
+            Entry::Preset(p) => p.view,
+            Entry::View(v) => v,
+        }
+    }
+}
+
+/// The deck's slides: the link's `deck=`, else the article's story.
+fn deck(page: &PageOptions) -> Vec<Entry> {
+    let names: Vec<&str> =
+        if page.deck.is_empty() { DEFAULT_DECK.to_vec() } else { page.deck.iter().map(String::as_str).collect() };
+    names
+        .into_iter()
+        .filter_map(|n| presets::preset(n).map(Entry::Preset).or_else(|| View::parse(n).map(Entry::View)))
+        .collect()
+}
+
+/// The current slide's index (from 0) and entry.
+fn current(page: &PageOptions) -> Option<(usize, Entry)> {
+    let d = deck(page);
+    let i = (page.slide.max(1) as usize - 1).min(d.len().checked_sub(1)?);
+    Some((i, d[i]))
+}
+
+/// Puts the current slide's state in place: a preset's own keys on the defaults.
+pub fn apply_slide(state: &mut State) {
+    if let Some((_, Entry::Preset(p))) = current(&state.page) {
+        let pairs = tmath::link::parse_query(p.query);
+        state.settings = Settings::from_pairs(pairs).0;
+    }
+}
+
+/// The current slide's title, tracked.
+pub fn title(ctx: Ctx) -> String {
+    let view = ctx.page.with(|p| current(p).map_or(View::Memory, |(_, e)| e.view()));
+    i18n::view_title(ctx.lang.get(), view).to_string()
+}
+
+/// Moves `step` slides (wrapping), in the page: the state, the view and the address follow.
+fn go(ctx: Ctx, step: i64) {
+    let page = ctx.page.get_untracked();
+    let n = deck(&page).len() as i64;
+    if n == 0 {
+        return;
+    }
+    let i = (page.slide.max(1) as i64 - 1 + step).rem_euclid(n) as u64 + 1;
+    let mut state = ctx.state();
+    state.page.slide = i;
+    apply_slide(&mut state);
+    ctx.settings.set(state.settings);
+    ctx.page.update(|p| p.slide = i);
+}
+
+fn on_key(ev: &web_sys::KeyboardEvent, ctx: Ctx) {
+    let typing = ev
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .is_some_and(|e| matches!(e.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA"));
+    if typing || ev.ctrl_key() || ev.meta_key() || ev.alt_key() {
+        return;
+    }
+    match ev.key().as_str() {
+        "ArrowRight" | "PageDown" => go(ctx, 1),
+        "ArrowLeft" | "PageUp" => go(ctx, -1),
+        "f" | "F" => {
+            if let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) {
+                let _ = el.request_fullscreen();
+            }
+        }
+        "Escape" => ctx.page.update(|p| p.present = false),
+        _ => return,
+    }
+    ev.prevent_default();
+}
+
+#[component]
+pub fn Slides() -> impl IntoView {
+    let ctx = use_ctx();
+    let keys = window_event_listener(leptos::ev::keydown, move |ev| on_key(&ev, ctx));
+    on_cleanup(move || keys.remove());
+    let slide = Memo::new(move |_| ctx.page.with(|p| current(p).map(|(i, e)| (i, deck(p).len(), e.view(), e))));
+    let view = Memo::new(move |_| slide.with(|s| s.map_or(View::Memory, |(_, _, v, _)| v)));
+    let subtitle = move || {
+        let lang = ctx.lang.get();
+        slide.with(|s| match s {
+            Some((_, _, _, Entry::Preset(p))) => i18n::tr(lang, &format!("preset-{}", p.name)).to_string(),
+            _ => ctx.shown.with(|r| {
+                r.config.model.map_or_else(|| i18n::count(lang, r.config.params.get()), |m| i18n::model_label(lang, m))
+            }),
+        })
+    };
+    let counter = move || slide.with(|s| s.map(|(i, n, _, _)| format!("{} / {n}", i + 1)).unwrap_or_default());
+    // Rebuilt when the slide's view changes, not on every value.
+    let main = move || {
+        let v = view.get();
+        let variants = slide.with_untracked(|s| match s {
+            Some((_, _, _, Entry::Preset(p))) => p.variants,
+            _ => &[],
+        });
+        let controls =
+            figure(v).controls.iter().take(SLIDE_CONTROLS).map(|&k| view! { <Field key=k /> }).collect_view();
+        view! {
+            <div class="slide-main" data-view=v.as_str()>
+                <div class="slide-body">{body(v, Mode::Slide, variants)}</div>
+                <aside class="slide-controls">{controls}</aside>
+            </div>
+        }
+    };
+    view! {
+        <div class="deck" role="region" aria-roledescription=move || ctx.t("slides-nav") aria-label=move || title(ctx)>
+            <header class="slide-head">
+                <div>
+                    <h1 class="slide-title" data-testid="slide-title">{move || title(ctx)}</h1>
+                    <p class="slide-sub">{subtitle}</p>
+                </div>
+                <nav class="slide-nav" aria-label=move || ctx.t("slides-nav")>
+                    <button type="button" aria-label=move || ctx.t("prev-slide") on:click=move |_| go(ctx, -1)>"←"</button>
+                    <span class="slide-counter" data-testid="slide-counter">{counter}</span>
+                    <button type="button" aria-label=move || ctx.t("next-slide") on:click=move |_| go(ctx, 1)>"→"</button>
+                    <button type="button" class="leave" on:click=move |_| ctx.page.update(|p| p.present = false)>
+                        <Tr key="leave-slides" />
+                    </button>
+                </nav>
+            </header>
+            {main}
+            <footer class="slide-foot"><Tr key="slides-help" /> " · " <Tr key="source-short" /></footer>
+        </div>
+    }
+}

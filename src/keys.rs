@@ -1,0 +1,848 @@
+//! The one vocabulary of the command line, the URL query, the page's controls
+//! and the JSON output: every key is one row of [`KEYS`], with its name,
+//! kind and bounds, help, and how it reads and writes its field. Parsing,
+//! `--help`, the value a control shows and the canonical link are derived
+//! from the rows. Views and labels name a key by its typed handle [`K`].
+
+use crate::catalog;
+use crate::config::*;
+use crate::page::{Lang, PageOptions, View};
+use crate::planner::PlanOptions;
+use crate::presets;
+use crate::settings::Settings;
+use crate::units::{parse_number, ByteUnit, NumberError};
+use std::fmt;
+
+/// A value after parsing: numbers, switches and the canonical spelling of a choice.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    Num(f64),
+    Bool(bool),
+    Text(String),
+}
+
+impl Value {
+    fn num(&self) -> f64 {
+        match self {
+            Value::Num(x) => *x,
+            Value::Bool(b) => *b as u8 as f64,
+            Value::Text(_) => 0.0,
+        }
+    }
+    fn whole(&self) -> u64 {
+        self.num() as u64
+    }
+    fn flag(&self) -> bool {
+        matches!(self, Value::Bool(true))
+    }
+    fn text(&self) -> &str {
+        match self {
+            Value::Text(t) => t,
+            _ => "",
+        }
+    }
+    /// The spelling a link, a control and `--help` use: the shortest that reads back to the same value.
+    pub fn to_text(&self) -> String {
+        match self {
+            Value::Num(x) => format!("{x}"),
+            Value::Bool(b) => if *b { "1" } else { "0" }.into(),
+            Value::Text(t) => t.clone(),
+        }
+    }
+}
+
+/// The kind of value a key takes: drives parsing, `--help` and the control.
+#[derive(Clone, Copy, Debug)]
+pub enum Kind {
+    /// A non-negative real number, suffixes allowed, within [min, max].
+    Real { min: f64, max: f64 },
+    /// A whole number within [min, max].
+    Whole { min: u64, max: u64 },
+    /// `1/0`, `true/false`, `on/off`, `yes/no`; a bare `--flag` on the command line.
+    Switch,
+    /// One of a fixed list (case-insensitive).
+    Choice(fn() -> Vec<&'static str>),
+    /// A comma-separated list of choices.
+    List(fn() -> Vec<&'static str>),
+    /// Any text up to a length.
+    Text { max_chars: usize },
+}
+
+/// Which state a key belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// The calculation ([`Settings`]): the command line, the URL, the JSON.
+    Calc,
+    /// The planner's assumptions ([`PlanOptions`]): `tmath plan` and the page.
+    Plan,
+    /// The page alone ([`PageOptions`]).
+    Page,
+}
+
+type Get<T> = fn(&T) -> Option<Value>;
+type Shown<T> = fn(&T) -> Value;
+type Set<T> = fn(&mut T, &Value);
+
+/// How a key reads and writes its field. `get` is the field as stored (`None`:
+/// unset, derived); `shown`, where given, is the value after defaults (what a
+/// control shows).
+#[derive(Clone, Copy)]
+pub enum Access {
+    Calc { get: Get<Settings>, shown: Option<Shown<Settings>>, set: Set<Settings> },
+    Plan { get: Get<PlanOptions>, set: Set<PlanOptions> },
+    Page { get: Get<PageOptions>, set: Set<PageOptions> },
+}
+
+/// One row of the vocabulary.
+pub struct Key {
+    pub name: &'static str,
+    /// Earlier spellings that still read (a renamed key keeps its old links working).
+    pub aliases: &'static [&'static str],
+    pub kind: Kind,
+    pub help: &'static str,
+    pub access: Access,
+}
+
+impl fmt::Debug for Key {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Key").field("name", &self.name).field("kind", &self.kind).finish()
+    }
+}
+
+impl Key {
+    pub fn target(&self) -> Target {
+        match self.access {
+            Access::Calc { .. } => Target::Calc,
+            Access::Plan { .. } => Target::Plan,
+            Access::Page { .. } => Target::Page,
+        }
+    }
+
+    /// The choices of a `Choice` or `List` key (empty otherwise).
+    pub fn choices(&self) -> Vec<&'static str> {
+        match self.kind {
+            Kind::Choice(f) | Kind::List(f) => f(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Whether `--key` alone means "on".
+    pub fn is_switch(&self) -> bool {
+        matches!(self.kind, Kind::Switch)
+    }
+
+    /// Reads a value of this key's kind.
+    pub fn parse(&self, text: &str) -> Result<Value, SettingError> {
+        let key = self.name;
+        let err_value = || text.to_string();
+        match self.kind {
+            Kind::Real { min, max } => {
+                let x = number(key, text, min, max)?;
+                Ok(Value::Num(x))
+            }
+            Kind::Whole { min, max } => {
+                let x = number(key, text, min as f64, max as f64)?;
+                if x.fract() != 0.0 {
+                    return Err(SettingError::NotWhole { key, value: err_value() });
+                }
+                Ok(Value::Num(x))
+            }
+            Kind::Switch => match text.trim().to_ascii_lowercase().as_str() {
+                "" | "1" | "true" | "on" | "yes" => Ok(Value::Bool(true)),
+                "0" | "false" | "off" | "no" => Ok(Value::Bool(false)),
+                _ => Err(SettingError::BadSwitch { key, value: err_value() }),
+            },
+            Kind::Choice(choices) => {
+                let all = choices();
+                match all.iter().find(|c| c.eq_ignore_ascii_case(text.trim())) {
+                    Some(c) => Ok(Value::Text(c.to_string())),
+                    None => Err(SettingError::UnknownChoice { key, value: err_value(), choices: all }),
+                }
+            }
+            Kind::List(choices) => {
+                let all = choices();
+                let mut out = Vec::new();
+                for item in text.split(',').map(str::trim).filter(|i| !i.is_empty()) {
+                    match all.iter().find(|c| c.eq_ignore_ascii_case(item)) {
+                        Some(c) => out.push(*c),
+                        None => return Err(SettingError::UnknownChoice { key, value: item.to_string(), choices: all }),
+                    }
+                }
+                Ok(Value::Text(out.join(",")))
+            }
+            Kind::Text { max_chars } => Ok(Value::Text(text.chars().take(max_chars).collect())),
+        }
+    }
+}
+
+/// A number of a key's kind within [min, max]; a negative one is out of range, not "not a number".
+fn number(key: &'static str, text: &str, min: f64, max: f64) -> Result<f64, SettingError> {
+    let value = || text.to_string();
+    let x = match parse_number(text) {
+        Ok(x) => x,
+        Err(NumberError::Negative) => return Err(SettingError::OutOfRange { key, value: value(), min, max }),
+        Err(why) => return Err(SettingError::BadNumber { key, value: value(), why }),
+    };
+    if x < min || x > max {
+        return Err(SettingError::OutOfRange { key, value: value(), min, max });
+    }
+    Ok(x)
+}
+
+const fn real(min: f64, max: f64) -> Kind {
+    Kind::Real { min, max }
+}
+const fn whole(min: u64, max: u64) -> Kind {
+    Kind::Whole { min, max }
+}
+
+fn num(x: f64) -> Option<Value> {
+    Some(Value::Num(x))
+}
+fn int(x: u64) -> Option<Value> {
+    Some(Value::Num(x as f64))
+}
+fn flag(b: bool) -> Option<Value> {
+    Some(Value::Bool(b))
+}
+fn word(t: &str) -> Option<Value> {
+    Some(Value::Text(t.to_string()))
+}
+
+/// Declares the table and its typed handles together, in one order:
+/// `KEYS[K::X as usize]` is the row of `K::X`.
+macro_rules! key_table {
+    ($( $(#[$doc:meta])* $id:ident => $row:expr ),+ $(,)?) => {
+        /// A key by its typed handle: views list keys, labels name them, without their spelling.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum K { $($(#[$doc])* $id),+ }
+
+        impl K {
+            /// Every key, in table order.
+            pub const ALL: &'static [K] = &[$(K::$id),+];
+        }
+
+        /// Every key, in `--help` and canonical-link order. Bounds keep all outputs finite.
+        pub static KEYS: &[Key] = &[$($row),+];
+    };
+}
+
+impl K {
+    /// The key's row.
+    pub fn row(self) -> &'static Key {
+        &KEYS[self as usize]
+    }
+    /// The handle of a key by its spelling or an alias.
+    pub fn of(name: &str) -> Option<K> {
+        KEYS.iter().position(|k| k.name == name || k.aliases.contains(&name)).map(|i| K::ALL[i])
+    }
+    /// The key's spelling.
+    pub fn name(self) -> &'static str {
+        self.row().name
+    }
+}
+
+fn model_names() -> Vec<&'static str> {
+    std::iter::once("custom").chain(catalog::MODELS.iter().map(|m| m.name)).collect()
+}
+fn gpu_names() -> Vec<&'static str> {
+    catalog::GPUS.iter().map(|g| g.name).collect()
+}
+
+key_table! {
+    Model => Key {
+        name: "model", aliases: &[], kind: Kind::Choice(model_names),
+        help: "catalogue model (custom: none); explicit flags override its fields",
+        access: Access::Calc {
+            get: |s| s.model.map(|m| Value::Text(m.name.into())),
+            shown: Some(|s| Value::Text(s.model.map_or("custom", |m| m.name).into())),
+            set: |s, v| *s = match catalog::model(v.text()) {
+                Some(m) => std::mem::take(s).with_model(m),
+                None => Settings { model: None, ..std::mem::take(s) },
+            },
+        },
+    },
+    Params => Key {
+        name: "params", aliases: &[], kind: real(1.0, 1e16), help: "parameters P (7e9, 7B, 1.4T)",
+        access: Access::Calc {
+            get: |s| s.params.map(Value::Num),
+            shown: Some(|s| Value::Num(s.resolved_params().get())),
+            set: |s, v| s.params = Some(v.num()),
+        },
+    },
+    ActiveParams => Key {
+        name: "active-params", aliases: &[], kind: real(1.0, 1e16),
+        help: "parameters active per token (MoE); default P",
+        access: Access::Calc {
+            get: |s| s.active_params.map(Value::Num),
+            shown: Some(|s| Value::Num(s.active_params.unwrap_or(s.resolved_params().get()))),
+            set: |s, v| s.active_params = Some(v.num()),
+        },
+    },
+    Tokens => Key {
+        name: "tokens", aliases: &[], kind: real(1.0, 1e18), help: "training tokens D",
+        access: Access::Calc { get: |s| num(s.tokens), shown: None, set: |s, v| s.tokens = v.num() },
+    },
+    SeqLen => Key {
+        name: "seq-len", aliases: &[], kind: whole(1, 10_000_000), help: "sequence length s",
+        access: Access::Calc {
+            get: |s| s.seq_len.map(|x| Value::Num(x as f64)),
+            shown: Some(|s| Value::Num(s.seq_len.unwrap_or(crate::settings::DEFAULT_SEQ_LEN) as f64)),
+            set: |s, v| s.seq_len = Some(v.whole()),
+        },
+    },
+    MicroBatch => Key {
+        name: "micro-batch", aliases: &[], kind: whole(1, 1_000_000), help: "micro-batch per GPU b",
+        access: Access::Calc { get: |s| int(s.micro_batch), shown: None, set: |s, v| s.micro_batch = v.whole() },
+    },
+    GradAccum => Key {
+        name: "grad-accum", aliases: &[], kind: whole(1, 10_000_000), help: "micro-batches per step per pipeline m",
+        access: Access::Calc { get: |s| int(s.grad_accum), shown: None, set: |s, v| s.grad_accum = v.whole() },
+    },
+    Hidden => Key {
+        name: "hidden", aliases: &[], kind: whole(1, 10_000_000), help: "hidden size h",
+        access: Access::Calc {
+            get: |s| s.hidden.map(|x| Value::Num(x as f64)),
+            shown: Some(|s| Value::Num(s.architecture().hidden as f64)),
+            set: |s, v| s.hidden = Some(v.whole()),
+        },
+    },
+    Layers => Key {
+        name: "layers", aliases: &[], kind: whole(1, 100_000), help: "layers L",
+        access: Access::Calc {
+            get: |s| s.layers.map(|x| Value::Num(x as f64)),
+            shown: Some(|s| Value::Num(s.architecture().layers as f64)),
+            set: |s, v| s.layers = Some(v.whole()),
+        },
+    },
+    Heads => Key {
+        name: "heads", aliases: &[], kind: whole(1, 1_000_000), help: "attention heads a",
+        access: Access::Calc {
+            get: |s| s.heads.map(|x| Value::Num(x as f64)),
+            shown: Some(|s| Value::Num(s.architecture().heads as f64)),
+            set: |s, v| s.heads = Some(v.whole()),
+        },
+    },
+    Vocab => Key {
+        name: "vocab", aliases: &[], kind: whole(1, 100_000_000), help: "vocabulary V",
+        access: Access::Calc {
+            get: |s| s.vocab.map(|x| Value::Num(x as f64)),
+            shown: Some(|s| Value::Num(s.architecture().vocab as f64)),
+            set: |s, v| s.vocab = Some(v.whole()),
+        },
+    },
+    Tp => Key {
+        name: "tp", aliases: &[], kind: whole(1, 1_000_000), help: "tensor-parallel degree t",
+        access: Access::Calc { get: |s| int(s.tp), shown: None, set: |s, v| s.tp = v.whole() },
+    },
+    Pp => Key {
+        name: "pp", aliases: &[], kind: whole(1, 1_000_000), help: "pipeline-parallel degree p",
+        access: Access::Calc { get: |s| int(s.pp), shown: None, set: |s, v| s.pp = v.whole() },
+    },
+    Dp => Key {
+        name: "dp", aliases: &[], kind: whole(1, 1_000_000_000), help: "data-parallel degree d",
+        access: Access::Calc {
+            get: |s| s.dp.map(|x| Value::Num(x as f64)),
+            shown: Some(|s| {
+                let mp = s.tp.saturating_mul(s.pp).max(1);
+                Value::Num(s.dp.or(s.gpus.map(|n| (n / mp).max(1))).unwrap_or(1) as f64)
+            }),
+            set: |s, v| s.dp = Some(v.whole()),
+        },
+    },
+    Gpus => Key {
+        name: "gpus", aliases: &[], kind: whole(1, 1_000_000_000), help: "GPUs N = t·p·d",
+        access: Access::Calc {
+            get: |s| s.gpus.map(|x| Value::Num(x as f64)),
+            shown: Some(|s| {
+                let n = s.gpus.unwrap_or(s.tp.saturating_mul(s.pp).saturating_mul(s.dp.unwrap_or(1)));
+                Value::Num(n as f64)
+            }),
+            set: |s, v| s.gpus = Some(v.whole()),
+        },
+    },
+    Precision => Key {
+        name: "precision", aliases: &[], kind: Kind::Choice(Precision::names), help: "training precision",
+        access: Access::Calc {
+            get: |s| word(s.precision.as_str()),
+            shown: None,
+            set: |s, v| s.precision = Precision::parse(v.text()).unwrap_or(s.precision),
+        },
+    },
+    GradDtype => Key {
+        name: "grad-dtype", aliases: &[], kind: Kind::Choice(grad_dtype_names),
+        help: "gradient storage; auto: the model dtype (fp32 under megatron)",
+        access: Access::Calc {
+            get: |s| s.grad_dtype.map(|g| Value::Text(g.as_str().into())),
+            shown: Some(|s| Value::Text(s.grad_dtype.map_or(AUTO, |g| g.as_str()).into())),
+            set: |s, v| s.grad_dtype = GradDtype::parse(v.text()),
+        },
+    },
+    Optimizer => Key {
+        name: "optimizer", aliases: &[], kind: Kind::Choice(Optimizer::names), help: "optimizer",
+        access: Access::Calc {
+            get: |s| word(s.optimizer.as_str()),
+            shown: None,
+            set: |s, v| s.optimizer = Optimizer::parse(v.text()).unwrap_or(s.optimizer),
+        },
+    },
+    Recompute => Key {
+        name: "recompute", aliases: &[], kind: Kind::Choice(Recompute::names), help: "activation recomputation",
+        access: Access::Calc {
+            get: |s| word(s.recompute.as_str()),
+            shown: None,
+            set: |s, v| s.recompute = Recompute::parse(v.text()).unwrap_or(s.recompute),
+        },
+    },
+    SequenceParallel => Key {
+        name: "sequence-parallel", aliases: &[], kind: Kind::Switch,
+        help: "Megatron sequence parallelism (the 10 becomes 10/t)",
+        access: Access::Calc { get: |s| flag(s.sequence_parallel), shown: None, set: |s, v| s.sequence_parallel = v.flag() },
+    },
+    PartitionActivations => Key {
+        name: "partition-activations", aliases: &[], kind: Kind::Switch,
+        help: "ZeRO-R activation partitioning (activations ÷ t)",
+        access: Access::Calc {
+            get: |s| flag(s.partition_activations),
+            shown: None,
+            set: |s, v| s.partition_activations = v.flag(),
+        },
+    },
+    Tsp => Key {
+        name: "tsp", aliases: &[], kind: Kind::Switch,
+        help: "folded tensor+sequence parallelism: model states and activations ÷ t",
+        access: Access::Calc { get: |s| flag(s.tsp), shown: None, set: |s, v| s.tsp = v.flag() },
+    },
+    Zero => Key {
+        name: "zero", aliases: &[], kind: whole(0, 3), help: "ZeRO stage 0–3",
+        access: Access::Calc {
+            get: |s| int(s.zero.get() as u64),
+            shown: None,
+            set: |s, v| s.zero = ZeroStage::new(v.whole()).unwrap_or(s.zero),
+        },
+    },
+    Offload => Key {
+        name: "offload", aliases: &[], kind: Kind::Choice(Offload::names), help: "ZeRO-Offload of the optimizer to CPU memory",
+        access: Access::Calc {
+            get: |s| word(s.offload.as_str()),
+            shown: None,
+            set: |s, v| s.offload = Offload::parse(v.text()).unwrap_or(s.offload),
+        },
+    },
+    MaxLiveParams => Key {
+        name: "max-live-params", aliases: &[], kind: real(0.0, 1e16), help: "ZeRO-3 stage3_max_live_parameters",
+        access: Access::Calc { get: |s| num(s.max_live_params), shown: None, set: |s, v| s.max_live_params = v.num() },
+    },
+    Gpu => Key {
+        name: "gpu", aliases: &[], kind: Kind::Choice(gpu_names), help: "catalogue GPU",
+        access: Access::Calc {
+            get: |s| word(s.gpu.name),
+            shown: None,
+            set: |s, v| s.gpu = catalog::gpu(v.text()).unwrap_or(s.gpu),
+        },
+    },
+    GpuMem => Key {
+        name: "gpu-mem", aliases: &[], kind: real(0.001, 1e6),
+        help: "memory per GPU, GB as the vendor labels it (80 for an 80 GB card = 80 GiB)",
+        access: Access::Calc {
+            get: |s| s.gpu_mem.map(Value::Num),
+            shown: Some(|s| Value::Num(s.gpu_mem.unwrap_or(s.gpu.mem_gb))),
+            set: |s, v| s.gpu_mem = Some(v.num()),
+        },
+    },
+    Tflops => Key {
+        name: "tflops", aliases: &[], kind: real(0.001, 1e9), help: "achieved TFLOP/s per GPU (not the datasheet peak)",
+        access: Access::Calc {
+            get: |s| s.tflops.map(Value::Num),
+            shown: Some(|s| Value::Num(s.tflops.unwrap_or(s.gpu.achieved_tflops))),
+            set: |s, v| s.tflops = Some(v.num()),
+        },
+    },
+    UsdPerGpuHour => Key {
+        name: "usd-per-gpu-hour", aliases: &[], kind: real(0.0, 1e9), help: "price per GPU-hour, US dollars",
+        access: Access::Calc {
+            get: |s| s.usd_per_gpu_hour.map(Value::Num),
+            shown: Some(|s| Value::Num(s.usd_per_gpu_hour.unwrap_or(s.gpu.usd_per_hour))),
+            set: |s, v| s.usd_per_gpu_hour = Some(v.num()),
+        },
+    },
+    InferenceDtype => Key {
+        name: "inference-dtype", aliases: &[], kind: Kind::Choice(InferenceDtype::names), help: "weights dtype when serving",
+        access: Access::Calc {
+            get: |s| word(s.inference_dtype.as_str()),
+            shown: None,
+            set: |s, v| s.inference_dtype = InferenceDtype::parse(v.text()).unwrap_or(s.inference_dtype),
+        },
+    },
+    Convention => Key {
+        name: "convention", aliases: &[], kind: Kind::Choice(Convention::names),
+        help: "article (Transformer Math 101 verbatim) or megatron (per-rank accounting)",
+        access: Access::Calc {
+            get: |s| word(s.convention.as_str()),
+            shown: None,
+            set: |s, v| s.convention = Convention::parse(v.text()).unwrap_or(s.convention),
+        },
+    },
+    MaxGpus => Key {
+        name: "max-gpus", aliases: &[], kind: whole(1, 10_000_000),
+        help: "largest N the minimum-GPU search tries (default 16384)",
+        access: Access::Plan { get: |o| int(o.max_gpus), set: |o, v| o.max_gpus = v.whole() },
+    },
+    GlobalBatch => Key {
+        name: "global-batch", aliases: &[], kind: whole(1, 10_000_000),
+        help: "sequences per step G (default 2048); m = ⌈G/(b·d)⌉",
+        access: Access::Plan { get: |o| int(o.global_batch), set: |o, v| o.global_batch = v.whole() },
+    },
+    ReserveGb => Key {
+        name: "reserve-gb", aliases: &[], kind: real(0.0, 1e4),
+        help: "GB per GPU the formulas leave out: CUDA context, framework (default 1.5)",
+        access: Access::Plan { get: |o| num(o.reserve_bytes / 1e9), set: |o, v| o.reserve_bytes = v.num() * 1e9 },
+    },
+    FragmentationPct => Key {
+        name: "fragmentation-pct", aliases: &[], kind: real(0.0, 100.0),
+        help: "allocator fragmentation, % of the computed total (default 5)",
+        access: Access::Plan { get: |o| num(o.fragmentation * 100.0), set: |o, v| o.fragmentation = v.num() / 100.0 },
+    },
+    IntraNodeGbs => Key {
+        name: "intra-node-gbs", aliases: &[], kind: real(1e-3, 1e6),
+        help: "per-GPU bandwidth inside a node, GB/s (NVLink; default 300)",
+        access: Access::Plan {
+            get: |o| num(o.intra_node_bytes_per_s / 1e9),
+            set: |o, v| o.intra_node_bytes_per_s = v.num() * 1e9,
+        },
+    },
+    InterNodeGbs => Key {
+        name: "inter-node-gbs", aliases: &[], kind: real(1e-3, 1e6),
+        help: "per-GPU bandwidth across nodes, GB/s (InfiniBand; default 50)",
+        access: Access::Plan {
+            get: |o| num(o.inter_node_bytes_per_s / 1e9),
+            set: |o, v| o.inter_node_bytes_per_s = v.num() * 1e9,
+        },
+    },
+    TpCrossNode => Key {
+        name: "tp-cross-node", aliases: &[], kind: Kind::Switch, help: "allow tensor parallelism beyond one 8-GPU node",
+        access: Access::Plan { get: |o| flag(o.tp_cross_node), set: |o, v| o.tp_cross_node = v.flag() },
+    },
+    Lang => Key {
+        name: "lang", aliases: &[], kind: Kind::Choice(Lang::names), help: "the page's language (default: the browser's)",
+        access: Access::Page {
+            get: |p| p.lang.map(|l| Value::Text(l.as_str().into())),
+            set: |p, v| p.lang = Lang::parse(v.text()),
+        },
+    },
+    Units => Key {
+        name: "units", aliases: &[], kind: Kind::Choice(unit_names), help: "byte unit: GB (10⁹, the article's) or GiB (2³⁰)",
+        access: Access::Page {
+            get: |p| word(p.units.as_str()),
+            set: |p, v| p.units = ByteUnit::parse(v.text()).unwrap_or(p.units),
+        },
+    },
+    Embed => Key {
+        name: "embed", aliases: &[], kind: Kind::Switch, help: "a figure for another page: one view, no site chrome",
+        access: Access::Page { get: |p| flag(p.embed), set: |p, v| p.embed = v.flag() },
+    },
+    View => Key {
+        name: "view", aliases: &[], kind: Kind::Choice(View::names), help: "the view a figure shows, or the part the page opens on",
+        access: Access::Page {
+            get: |p| p.view.map(|x| Value::Text(x.as_str().into())),
+            set: |p, v| p.view = View::parse(v.text()),
+        },
+    },
+    Present => Key {
+        name: "present", aliases: &[], kind: Kind::Switch, help: "presentation mode: one view per slide",
+        access: Access::Page { get: |p| flag(p.present), set: |p, v| p.present = v.flag() },
+    },
+    Deck => Key {
+        name: "deck", aliases: &[], kind: Kind::List(presets::deck_entries),
+        help: "the slides, by preset or view name, comma-separated (default: the article's story)",
+        access: Access::Page {
+            get: |p| Some(Value::Text(p.deck.join(","))),
+            set: |p, v| p.deck = v.text().split(',').filter(|s| !s.is_empty()).map(String::from).collect(),
+        },
+    },
+    Slide => Key {
+        name: "slide", aliases: &[], kind: whole(1, 1000), help: "the current slide, from 1",
+        access: Access::Page { get: |p| int(p.slide), set: |p, v| p.slide = v.whole() },
+    },
+    Fp => Key {
+        name: "fp", aliases: &[], kind: Kind::Text { max_chars: 64 }, help: "the value in the floating-point explorer",
+        access: Access::Page { get: |p| p.fp.as_deref().and_then(word), set: |p, v| p.fp = Some(v.text().to_string()) },
+    },
+}
+
+/// `grad-dtype`'s spelling for "unset: follow the model dtype".
+const AUTO: &str = "auto";
+
+fn grad_dtype_names() -> Vec<&'static str> {
+    std::iter::once(AUTO).chain(GradDtype::names()).collect()
+}
+fn unit_names() -> Vec<&'static str> {
+    vec![ByteUnit::Gb.as_str(), ByteUnit::Gib.as_str()]
+}
+
+/// Looks a key up by its spelling or an alias.
+pub fn key(name: &str) -> Option<&'static Key> {
+    KEYS.iter().find(|k| k.name == name || k.aliases.contains(&name))
+}
+
+/// A key or value that could not be taken.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SettingError {
+    UnknownKey(String),
+    BadNumber {
+        key: &'static str,
+        value: String,
+        why: NumberError,
+    },
+    NotWhole {
+        key: &'static str,
+        value: String,
+    },
+    OutOfRange {
+        key: &'static str,
+        value: String,
+        min: f64,
+        max: f64,
+    },
+    UnknownChoice {
+        key: &'static str,
+        value: String,
+        choices: Vec<&'static str>,
+    },
+    BadSwitch {
+        key: &'static str,
+        value: String,
+    },
+    /// A key of another tool: the page's on the command line, the planner's outside `tmath plan`.
+    Elsewhere {
+        key: &'static str,
+        target: Target,
+    },
+}
+
+impl SettingError {
+    /// The key the error is about (for marking the control in the UI).
+    pub fn key(&self) -> &str {
+        match self {
+            SettingError::UnknownKey(k) => k,
+            SettingError::BadNumber { key, .. }
+            | SettingError::NotWhole { key, .. }
+            | SettingError::OutOfRange { key, .. }
+            | SettingError::UnknownChoice { key, .. }
+            | SettingError::BadSwitch { key, .. }
+            | SettingError::Elsewhere { key, .. } => key,
+        }
+    }
+}
+
+/// Cuts a user-supplied value for an error line: a 10 000-character value must not flood it.
+pub fn shown(value: &str) -> String {
+    let mut s: String = value.chars().take(40).collect();
+    if value.chars().count() > 40 {
+        s.push('…');
+    }
+    s
+}
+
+/// A range bound as a person writes it: `3`, `0.001`, `1e16`.
+pub fn bound(x: f64) -> String {
+    if x >= 1e6 {
+        format!("{x:e}")
+    } else {
+        format!("{x}")
+    }
+}
+
+impl fmt::Display for SettingError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SettingError::UnknownKey(k) => write!(f, "unknown key '{}' (see --help)", shown(k)),
+            SettingError::BadNumber { key, value, why } => write!(f, "{key}: '{}' {why}", shown(value)),
+            SettingError::NotWhole { key, value } => write!(f, "{key}: '{}' must be a whole number", shown(value)),
+            SettingError::OutOfRange { key, value, min, max } => {
+                write!(f, "{key}: '{}' is outside {} to {}", shown(value), bound(*min), bound(*max))
+            }
+            SettingError::UnknownChoice { key, value, choices } => {
+                write!(f, "{key}: '{}' is not one of {}", shown(value), choices.join(" | "))
+            }
+            SettingError::BadSwitch { key, value } => {
+                write!(f, "{key}: '{}' is not a switch value (1/0, true/false, on/off)", shown(value))
+            }
+            SettingError::Elsewhere { key, target } => match target {
+                Target::Plan => write!(f, "{key} is a planner key: use it with tmath plan"),
+                _ => write!(f, "{key} is a key of the page, not of the calculation"),
+            },
+        }
+    }
+}
+
+impl std::error::Error for SettingError {}
+
+/// Everything a link can set: the calculation, the planner's assumptions and the page.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct State {
+    pub settings: Settings,
+    pub plan: PlanOptions,
+    pub page: PageOptions,
+}
+
+/// The state `key` is read against when deciding whether a link must write it:
+/// the defaults, with the calculation's model applied.
+fn base_settings(s: &Settings) -> Settings {
+    match s.model {
+        Some(m) => Settings::default().with_model(m),
+        None => Settings::default(),
+    }
+}
+
+impl State {
+    /// Sets one key of any target.
+    pub fn set(&mut self, name: &str, text: &str) -> Result<(), SettingError> {
+        let key = key(name).ok_or_else(|| SettingError::UnknownKey(name.to_string()))?;
+        let value = key.parse(text)?;
+        match key.access {
+            Access::Calc { set, .. } => set(&mut self.settings, &value),
+            Access::Plan { set, .. } => set(&mut self.plan, &value),
+            Access::Page { set, .. } => set(&mut self.page, &value),
+        }
+        Ok(())
+    }
+
+    /// The field as stored (`None`: unset).
+    fn raw(&self, key: &Key) -> Option<Value> {
+        match key.access {
+            Access::Calc { get, .. } => get(&self.settings),
+            Access::Plan { get, .. } => get(&self.plan),
+            Access::Page { get, .. } => get(&self.page),
+        }
+    }
+
+    /// The value a control shows for `name`, after defaults (the GPU's memory,
+    /// derived P, d = N/(t·p), …). `None` for an unknown key.
+    pub fn value(&self, name: &str) -> Option<String> {
+        let key = key(name)?;
+        let v = match key.access {
+            Access::Calc { shown: Some(shown), .. } => Some(shown(&self.settings)),
+            _ => self.raw(key),
+        };
+        Some(v.map(|v| v.to_text()).unwrap_or_default())
+    }
+
+    /// Builds a state from key/value pairs, leniently: a bad pair keeps the
+    /// default and is reported; the rest still apply. `model` applies first so
+    /// explicit keys override its fields, whatever their order; a repeated
+    /// key's last value wins.
+    pub fn from_pairs<A: AsRef<str>, B: AsRef<str>>(
+        pairs: impl IntoIterator<Item = (A, B)>,
+    ) -> (State, Vec<SettingError>) {
+        let pairs: Vec<(A, B)> = pairs.into_iter().collect();
+        let mut state = State::default();
+        let mut errors = Vec::new();
+        let is_model = |k: &str| key(k).is_some_and(|k| k.name == K::Model.name());
+        let (models, rest): (Vec<_>, Vec<_>) = pairs.iter().partition(|(k, _)| is_model(k.as_ref()));
+        for (k, v) in models.into_iter().chain(rest) {
+            if let Err(e) = state.set(k.as_ref(), v.as_ref()) {
+                errors.push(e);
+            }
+        }
+        (state, errors)
+    }
+
+    /// The pairs that restore this state through [`State::from_pairs`]: every
+    /// key whose field differs from the defaults (with the model's fields, for
+    /// a model), in table order. The default state gives no pairs.
+    pub fn to_pairs(&self) -> Vec<(&'static str, String)> {
+        let base = State { settings: base_settings(&self.settings), ..State::default() };
+        let mut out = Vec::new();
+        for key in KEYS {
+            let mine = self.raw(key);
+            // The model itself is written whenever there is one (its fields are the base).
+            let differs = mine != base.raw(key) || (key.name == K::Model.name() && mine.is_some());
+            if let (true, Some(v)) = (differs, mine) {
+                out.push((key.name, v.to_text()));
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn handles_and_rows_agree() {
+        assert_eq!(K::ALL.len(), KEYS.len());
+        for (i, k) in K::ALL.iter().enumerate() {
+            assert_eq!(*k as usize, i);
+            assert_eq!(key(k.name()).map(|r| r.name), Some(k.name()));
+        }
+        let mut names: Vec<&str> =
+            KEYS.iter().flat_map(|k| std::iter::once(k.name).chain(k.aliases.iter().copied())).collect();
+        names.sort();
+        names.dedup();
+        assert_eq!(
+            names.len(),
+            KEYS.iter().map(|k| 1 + k.aliases.len()).sum::<usize>(),
+            "a name or alias is used twice"
+        );
+    }
+
+    /// Every key's shown value reads back to the same state, and every choice of every key is taken.
+    #[test]
+    fn every_value_and_every_choice_reads_back() {
+        let (s, errors) = State::from_pairs([("model", "llama-2-70b"), ("gpus", "16"), ("zero", "3"), ("lang", "ko")]);
+        assert!(errors.is_empty(), "{errors:?}");
+        for k in KEYS {
+            let v = s.value(k.name).unwrap_or_default();
+            // An unset page option (the view, the language) shows as nothing.
+            if !v.is_empty() {
+                let mut back = s.clone();
+                back.set(k.name, &v).unwrap_or_else(|e| panic!("{}: {e}", k.name));
+                if k.target() == Target::Calc {
+                    assert_eq!(back.settings.resolve(), s.settings.resolve(), "{}", k.name);
+                }
+            }
+            for c in k.choices() {
+                let mut t = State::default();
+                t.set(k.name, c).unwrap_or_else(|e| panic!("{}={c}: {e}", k.name));
+                assert_eq!(t.value(k.name).as_deref(), Some(c), "{}={c}", k.name);
+            }
+        }
+    }
+
+    #[test]
+    fn one_switch_parser_for_every_target() {
+        for k in KEYS.iter().filter(|k| k.is_switch()) {
+            let mut s = State::default();
+            assert!(s.set(k.name, "on").is_ok());
+            assert_eq!(s.value(k.name).as_deref(), Some("1"), "{}", k.name);
+            assert!(matches!(s.set(k.name, "maybe"), Err(SettingError::BadSwitch { .. })), "{}", k.name);
+        }
+    }
+
+    #[test]
+    fn negative_numbers_are_out_of_range() {
+        let e = State::default().set("params", "-5").unwrap_err();
+        assert!(matches!(e, SettingError::OutOfRange { key: "params", .. }), "{e:?}");
+    }
+
+    #[test]
+    fn default_state_gives_no_pairs_and_pairs_round_trip() {
+        assert!(State::default().to_pairs().is_empty());
+        let (s, errors) = State::from_pairs([
+            ("model", "llama-3-405b"),
+            ("tp", "8"),
+            ("reserve-gb", "2"),
+            ("lang", "en"),
+            ("deck", "7b,memory"),
+            ("slide", "2"),
+            ("present", "1"),
+            ("grad-dtype", "fp32"),
+        ]);
+        assert!(errors.is_empty(), "{errors:?}");
+        let (back, errors) = State::from_pairs(s.to_pairs());
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(back, s);
+    }
+}

@@ -1,0 +1,112 @@
+//! Lecture presets: each a state whose numbers a published source gives, and
+//! the view that tells its part of the story. A slide deck (`deck=`) lists
+//! presets or views; the default deck follows the article.
+
+use crate::page::View;
+
+/// One bar of a comparison slide: a label (a translation key) and the keys
+/// that differ from the preset's own state.
+#[derive(Debug)]
+pub struct Variant {
+    pub label: &'static str,
+    pub query: &'static str,
+}
+
+/// One preset.
+#[derive(Debug)]
+pub struct Preset {
+    /// Its name in a deck (`deck=7b,zero-paper`); its label's translation key is `preset-` + name.
+    pub name: &'static str,
+    /// The state, as a link's query.
+    pub query: &'static str,
+    /// The view a slide or a figure of it shows.
+    pub view: View,
+    /// For a comparison: one bar each, beside nothing else.
+    pub variants: &'static [Variant],
+}
+
+pub static PRESETS: &[Preset] = &[
+    // Transformer Math 101: 7B mixed AdamW = 112 GB of model states; one A100 is not enough.
+    Preset { name: "7b", query: "params=7B", view: View::ModelStates, variants: &[] },
+    // 2·s·b·h·L against 34 and 34 + 5as/h: the article's activation terms for a 7B shape at s = 4096.
+    Preset { name: "activations-7b", query: "model=llama-2-7b&seq-len=4096", view: View::Activations, variants: &[] },
+    // ZeRO paper: 7.5B on 64 GPUs, ZeRO-1 = 31.4 GB of model states.
+    Preset { name: "zero-paper", query: "params=7.5B&dp=64&zero=1", view: View::Zero, variants: &[] },
+    // GPT-3 175B on 300B tokens: 3.14e23 FLOPs (Brown et al. 2020), on 1024 A100s as Megatron lays it out.
+    Preset {
+        name: "gpt-3",
+        query: "model=gpt-3-175b&tokens=300B&tp=8&pp=8&dp=16&grad-accum=64&convention=megatron&recompute=selective&sequence-parallel=1",
+        view: View::ThreeD,
+        variants: &[],
+    },
+    // 70B under FSDP/ZeRO-3: 16 B/param ÷ 8 ≈ 140 GB per GPU on 8 A100s, no fit;
+    // on 16 it fits only with full recomputation.
+    Preset {
+        name: "70b-fsdp",
+        query: "model=llama-2-70b&seq-len=4096&dp=16&zero=3&recompute=full",
+        view: View::Memory,
+        // 8 GPUs: the 140 GB of states alone do not fit, whatever the recomputation;
+        // 16: the states fit, and full recomputation makes room for the activations.
+        variants: &[
+            Variant { label: "variant-8-gpus-full", query: "dp=8" },
+            Variant { label: "variant-16-gpus-selective", query: "recompute=selective" },
+            Variant { label: "variant-16-gpus-full", query: "" },
+        ],
+    },
+    Preset { name: "70b-8", query: "model=llama-2-70b&seq-len=4096&dp=8&zero=3", view: View::Memory, variants: &[] },
+    Preset {
+        name: "70b-16",
+        query: "model=llama-2-70b&seq-len=4096&dp=16&zero=3&recompute=full",
+        view: View::Memory,
+        variants: &[],
+    },
+    // Llama 3 405B: t = 8 in a node, p = 16, d = 128 on 16 384 H100s (Dubey et al. 2024, Table 4).
+    Preset {
+        name: "405b",
+        query: "model=llama-3-405b&tp=8&pp=16&dp=128&zero=1&recompute=full&sequence-parallel=1&gpu=h100-80gb&grad-accum=16&tokens=15.6T&convention=megatron",
+        view: View::Memory,
+        variants: &[],
+    },
+    // Chinchilla itself: 70B on 1.4T tokens, D = 20P (Hoffmann et al. 2022).
+    Preset { name: "chinchilla-70b", query: "params=70B&tokens=1.4T", view: View::Chinchilla, variants: &[] },
+    // Korthikanti et al. 2022, Table 3 with sequence parallelism + selective recomputation.
+    Preset {
+        name: "megatron-22b",
+        query: "model=megatron-22b&convention=megatron&tp=8&micro-batch=4&recompute=selective&sequence-parallel=1",
+        view: View::Memory,
+        variants: &[],
+    },
+    Preset {
+        name: "megatron-175b",
+        query: "model=megatron-175b&convention=megatron&tp=8&pp=8&grad-accum=64&recompute=selective&sequence-parallel=1",
+        view: View::Memory,
+        variants: &[],
+    },
+    Preset {
+        name: "megatron-530b",
+        query: "model=megatron-530b&convention=megatron&tp=8&pp=35&grad-accum=280&recompute=selective&sequence-parallel=1",
+        view: View::Memory,
+        variants: &[],
+    },
+    Preset {
+        name: "megatron-1t",
+        query: "model=megatron-1t&convention=megatron&tp=8&pp=64&grad-accum=512&recompute=selective&sequence-parallel=1",
+        view: View::Memory,
+        variants: &[],
+    },
+];
+
+/// The article's story in seven slides: bytes per parameter, activations,
+/// ZeRO, 3D parallelism, 70B with FSDP on 8 vs 16 GPUs, Llama 3 405B, Chinchilla.
+pub const DEFAULT_DECK: &[&str] =
+    &["7b", "activations-7b", "zero-paper", "gpt-3", "70b-fsdp", "405b", "chinchilla-70b"];
+
+/// Looks a preset up by name.
+pub fn preset(name: &str) -> Option<&'static Preset> {
+    PRESETS.iter().find(|p| p.name == name)
+}
+
+/// What a deck may list: every preset and every view.
+pub fn deck_entries() -> Vec<&'static str> {
+    PRESETS.iter().map(|p| p.name).chain(View::ALL.iter().map(|v| v.as_str())).collect()
+}

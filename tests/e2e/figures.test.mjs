@@ -1,0 +1,245 @@
+// Figures for the article (`embed=1&view=V`): their size in a 720 px column
+// and at 375 px, the embed dialog's snippet, and the reference host page,
+// where every frame must size itself without a jump when the reader scrolls.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { startBrowser, open, ensureArtifacts, VIEWS, PROJECT_VIEWS, ROOT } from "./harness.mjs";
+
+const env = startBrowser();
+
+/** The issue's bounds: [article view, project view] heights at each width. */
+const LIMITS = { 720: [640, 900], 375: [1000, 1400] };
+
+/** Measures the figure on `page`: its height, its controls, any horizontal scroll, its link. */
+async function measure(page) {
+  return page.evaluate(() => ({
+    height: document.body.getBoundingClientRect().height,
+    scroll: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    controls: document.querySelectorAll(".figure-controls .field").length,
+    href: document.querySelector('[data-testid="open-full"]')?.href,
+    chrome: !!document.querySelector("header.top, .summary, .teaching"),
+    canvas: [...document.querySelectorAll("canvas")].map((c) => c.getBoundingClientRect().height),
+  }));
+}
+
+test("every figure fits its column: height, at most six controls, no horizontal scroll, a link to the full page", async () => {
+  const dir = ensureArtifacts();
+  for (const width of [720, 375]) {
+    for (const lang of ["ko", "en"]) {
+      const context = await env.browser.newContext({ viewport: { width, height: 900 } });
+      const page = await context.newPage();
+      const problems = [];
+      page.on("console", (m) => m.type() === "error" && problems.push(m.text()));
+      page.on("pageerror", (e) => problems.push(e.message));
+      for (const view of VIEWS) {
+        await page.goto(`${env.server.base}?embed=1&view=${view}&lang=${lang}&model=llama-2-13b&gpus=8&zero=3`);
+        await page.waitForSelector(".figure");
+        await page.waitForTimeout(150);
+        const m = await measure(page);
+        const what = `${view} at ${width} px (${lang})`;
+        const limit = LIMITS[width][PROJECT_VIEWS.has(view) ? 1 : 0];
+        assert.ok(m.height <= limit, `${what}: ${m.height} px > ${limit}`);
+        assert.ok(m.scroll <= 0, `${what}: ${m.scroll} px of horizontal scroll`);
+        assert.ok(m.controls <= 6, `${what}: ${m.controls} controls`);
+        assert.equal(m.chrome, false, `${what}: no site chrome`);
+        assert.ok(m.canvas.every((h) => h >= 150), `${what}: every chart has room (${m.canvas})`);
+        // The link opens the full calculator on the same state.
+        const full = new URL(m.href);
+        assert.equal(full.searchParams.get("embed"), null, what);
+        assert.equal(full.searchParams.get("view"), null, what);
+        for (const [k, v] of [["model", "llama-2-13b"], ["gpus", "8"], ["zero", "3"], ["lang", lang]]) {
+          assert.equal(full.searchParams.get(k), v, `${what}: ${k} in ${m.href}`);
+        }
+        if (lang === "ko") {
+          await page.setViewportSize({ width, height: Math.ceil(m.height) });
+          await page.screenshot({ path: path.join(dir, `figure-${view}-${width}.png`) });
+          await page.setViewportSize({ width, height: 900 });
+        }
+      }
+      assert.deepEqual(problems, []);
+      await context.close();
+    }
+  }
+});
+
+test("the figure's link opens the full calculator with the same numbers", async () => {
+  const q = "model=llama-2-70b&seq-len=4096&gpus=16&zero=3&recompute=full&lang=en";
+  const { page, context, problems } = await open(env.browser, `${env.server.base}?embed=1&view=memory&${q}`, {
+    origin: env.server.origin,
+    viewport: { width: 720, height: 700 },
+  });
+  const inFigure = await page.getAttribute('[data-testid="per-gpu-total"]', "data-bytes");
+  const href = await page.getAttribute('[data-testid="open-full"]', "href");
+  assert.equal(await page.getAttribute('[data-testid="open-full"]', "target"), "_blank");
+  await page.goto(href);
+  await page.waitForSelector("header.top");
+  await page.waitForSelector('[data-testid="per-gpu-total"]', { state: "attached" });
+  assert.equal(await page.getAttribute('[data-testid="per-gpu-total"]', "data-bytes"), inFigure);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+/** A host page at another origin (as a blog is): frames far below the fold, never scrolled to. */
+test("a figure reports its height from a cross-origin frame that is off-screen", async () => {
+  const context = await env.browser.newContext({ viewport: { width: 900, height: 700 } });
+  const page = await context.newPage();
+  const views = ["memory", "chinchilla", "sweeps"];
+  const frames = views
+    .map((v) => `<iframe id="${v}" src="${env.server.base}?embed=1&view=${v}&lang=ko" width="720" height="150" style="border:0"></iframe>`)
+    .join("");
+  // Served as localhost: another origin (and site) than the frames' 127.0.0.1.
+  env.server.pages.set(
+    "/blog/",
+    `<!doctype html><body style="margin:0"><div style="height:4000px">intro</div>${frames}<script>
+      window.reports = {};
+      addEventListener("message", (e) => {
+        for (const f of document.querySelectorAll("iframe")) if (f.contentWindow === e.source) (window.reports[f.id] ??= []).push(e.data.height);
+      });</script></body>`,
+  );
+  await page.goto(`http://localhost:${env.server.port}/blog/`);
+  assert.notEqual(new URL(page.url()).origin, env.server.origin);
+  await page.waitForFunction((n) => Object.keys(window.reports).length === n, views.length, { timeout: 15000 });
+  await page.waitForTimeout(800);
+  const reports = await page.evaluate(() => window.reports);
+  assert.deepEqual(reports.memory, [600], "the memory figure's height, once");
+  assert.deepEqual(reports.chinchilla, [520]);
+  assert.equal(reports.sweeps.length, 1, `one report from the sweeps: ${reports.sweeps}`);
+  assert.equal(await page.evaluate(() => scrollY), 0, "never scrolled");
+  await context.close();
+});
+
+test("every view of the full page has an embed button; the snippet carries the state, the language and the height", async () => {
+  const q = "model=llama-2-13b&gpus=8&zero=3&lang=en";
+  const context = await env.browser.newContext({ viewport: { width: 1360, height: 1000 } });
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  const page = await context.newPage();
+  const problems = [];
+  page.on("console", (m) => m.type() === "error" && problems.push(m.text()));
+  await page.goto(`${env.server.base}?${q}`);
+  await page.waitForSelector('[data-testid="per-gpu-total"]', { state: "attached" });
+  const buttons = await page.$$eval("section[data-view]", (s) => s.map((e) => [e.dataset.view, !!e.querySelector('[data-testid="embed-code"]')]));
+  assert.deepEqual(buttons.map(([v]) => v).sort(), [...VIEWS].sort());
+  assert.ok(buttons.every(([, has]) => has), JSON.stringify(buttons));
+
+  await page.click('section[data-view="memory"] [data-testid="embed-code"]');
+  const snippet = page.locator('[data-testid="embed-snippet"]');
+  await snippet.waitFor();
+  // The live preview beside it reports the figure's height.
+  await page.waitForFunction(() => document.querySelector('[data-testid="embed-snippet"]').dataset.height !== "");
+  const code = await snippet.inputValue();
+  assert.match(code, /^<iframe src="[^"]+" title="Memory per GPU · Transformer Math calculator" width="100%" height="600" loading="lazy"/);
+  const src = new URL(code.match(/src="([^"]+)"/)[1].replaceAll("&amp;", "&"));
+  for (const [k, v] of [["embed", "1"], ["view", "memory"], ["lang", "en"], ["model", "llama-2-13b"], ["gpus", "8"], ["zero", "3"]]) {
+    assert.equal(src.searchParams.get(k), v, `${k} in ${src}`);
+  }
+  assert.ok(await page.isVisible('[data-testid="embed-preview"]'));
+  await page.click('[data-testid="embed-copy"]');
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), code);
+
+  // A project view's height is measured: the snippet's equals the figure's own at 720 px.
+  await page.selectOption('select[name="embed-view"]', "sweeps");
+  await page.waitForFunction(() => {
+    const s = document.querySelector('[data-testid="embed-snippet"]');
+    return s.value.includes("view=sweeps") && s.dataset.height !== "";
+  });
+  const sweepsHeight = Number(await snippet.getAttribute("data-height"));
+  assert.match(await snippet.inputValue(), new RegExp(`height="${sweepsHeight}"`));
+  const alone = await context.newPage();
+  await alone.setViewportSize({ width: 720, height: 900 });
+  await alone.goto(src.href.replace("view=memory", "view=sweeps"));
+  await alone.waitForSelector(".figure");
+  await alone.waitForTimeout(200);
+  const own = await alone.evaluate(() => Math.ceil(document.body.getBoundingClientRect().height));
+  assert.equal(sweepsHeight, own, "the snippet's height is the figure's at 720 px");
+  await page.keyboard.press("Escape");
+  await page.waitForFunction(() => !document.querySelector("dialog.embed-dialog").open);
+  await page.screenshot({ path: path.join(ensureArtifacts(), "embed-dialog-closed.png") });
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test("the reference host page's frames carry the heights the embed dialog gives", async () => {
+  const html = fs.readFileSync(path.join(ROOT, "dist/figures.html"), "utf8");
+  const hosted = Object.fromEntries([...html.matchAll(/view=([\w-]+)[^"]*"[^>]*height="(\d+)"/g)].map((m) => [m[1], Number(m[2])]));
+  assert.deepEqual(Object.keys(hosted).sort(), [...VIEWS].sort(), "every view is on the page");
+  const { page, context, problems } = await open(env.browser, `${env.server.base}?lang=ko`, { origin: env.server.origin });
+  await page.click('section[data-view="memory"] [data-testid="embed-code"]');
+  for (const view of VIEWS) {
+    await page.selectOption('select[name="embed-view"]', view);
+    await page.waitForFunction((v) => {
+      const s = document.querySelector('[data-testid="embed-snippet"]');
+      return s.value.includes(`view=${v}`) && s.dataset.height !== "";
+    }, view);
+    const h = Number(await page.getAttribute('[data-testid="embed-snippet"]', "data-height"));
+    assert.equal(hosted[view], h, `figures.html: ${view} is ${hosted[view]} px, the figure ${h} px`);
+  }
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+/** The reference host page, read as a reader does: scrolled a screen at a time. */
+for (const width of [720, 375]) {
+  test(`the reference host page at ${width} px: every frame fits its content, no inner scrollbar, no jump`, async () => {
+    const context = await env.browser.newContext({ viewport: { width, height: 800 } });
+    const page = await context.newPage();
+    const problems = [];
+    page.on("pageerror", (e) => problems.push(e.message));
+    await page.addInitScript(() => {
+      window.reports = new Map();
+      addEventListener("message", (e) => {
+        if (e.data?.type !== "tmath:resize") return;
+        for (const f of document.querySelectorAll("iframe")) {
+          if (f.contentWindow === e.source) window.reports.set(f.src, [...(window.reports.get(f.src) ?? []), e.data.height]);
+        }
+      });
+    });
+    await page.goto(`${env.server.base}figures.html`);
+    // Each frame's height when the reader first sees it, and the frames' state at every step.
+    const seen = new Map();
+    const total = await page.evaluate(() => document.documentElement.scrollHeight);
+    for (let y = 0; y <= total; y += 400) {
+      await page.evaluate((y) => scrollTo(0, y), y);
+      await page.waitForTimeout(250);
+      const frames = await page.$$eval("iframe", (fs) =>
+        fs.map((f) => {
+          const r = f.getBoundingClientRect();
+          const doc = f.contentDocument;
+          const body = doc?.querySelector(".figure") ? doc.body.getBoundingClientRect().height : null;
+          return {
+            src: f.src,
+            visible: r.bottom > 0 && r.top < innerHeight,
+            height: r.height,
+            content: body,
+            innerScroll: doc?.documentElement ? doc.documentElement.scrollHeight - doc.documentElement.clientHeight : 0,
+            innerScrollX: doc?.documentElement ? doc.documentElement.scrollWidth - doc.documentElement.clientWidth : 0,
+          };
+        }),
+      );
+      for (const f of frames) {
+        const name = new URL(f.src).searchParams.get("view");
+        // A loaded frame, visible or not, is the height of its figure: at 720 px from its
+        // own attribute, elsewhere after its first report.
+        if (f.content !== null && (width === 720 || (await page.evaluate((s) => window.reports.has(s), f.src)))) {
+          assert.ok(Math.abs(f.height - Math.ceil(f.content)) <= 2, `${name}: frame ${f.height} px, figure ${f.content} px`);
+          assert.ok(f.innerScroll <= 0 && f.innerScrollX <= 0, `${name}: inner scrollbar (${f.innerScroll}, ${f.innerScrollX})`);
+        }
+        if (f.visible && !seen.has(f.src)) seen.set(f.src, f.height);
+      }
+    }
+    const frames = await page.$$eval("iframe", (fs) => fs.map((f) => [f.src, f.getBoundingClientRect().height]));
+    assert.equal(seen.size, frames.length, "the reader saw every frame");
+    for (const [src, h] of frames) {
+      const name = new URL(src).searchParams.get("view");
+      assert.equal(seen.get(src), h, `${name}: ${seen.get(src)} px when first seen, ${h} px now: a jump`);
+      const reports = await page.evaluate((s) => window.reports.get(s), src);
+      assert.ok(reports?.length >= 1, `${name} reported its height`);
+      assert.ok(reports.every((r) => r === reports[0]), `${name}: the height changed after the first report: ${reports}`);
+    }
+    await page.evaluate(() => scrollTo(0, 0));
+    await page.screenshot({ path: path.join(ensureArtifacts(), `host-page-${width}.png`) });
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+}
