@@ -128,6 +128,8 @@ pub fn ComputeView(
                         {text(move || r.with(|r| format!("${}/{}", r.config.usd_per_gpu_hour, ctx.t("gpu-hour"))))} <Explain item=Item::Cost />
                     </dd>
                 </div>
+                // Beyond the article's compute: on the full page only.
+                {(mode == Mode::Page).then(|| view! {
                 <div data-testid="bubble" data-value=text(move || r.with(|r| r.bubble()).to_string())>
                     <dt><Tr key="bubble" /></dt>
                     <dd>{text(move || format!("{}%", format_sig(100.0 * r.with(|r| r.bubble()))))}</dd>
@@ -144,6 +146,7 @@ pub fn ComputeView(
                         })}
                     </dd>
                 </div>
+                })}
             </dl>
             {chart}
     }
