@@ -140,13 +140,14 @@ for (const rel of refs) {
 }
 html = html.replace(/<!--[\s\S]*?-->\s*/g, "");
 
-// 3. The policy.
-const scripts = [...html.matchAll(/<script type="module">([\s\S]*?)<\/script>/g)].map((m) => m[1]);
-if (scripts.length !== 1) throw new Error(`expected one inline loader script, found ${scripts.length}`);
-const loaderHash = crypto.createHash("sha256").update(scripts[0]).digest("base64");
+// 3. The policy: the inline scripts are trunk's loader (a module) and the
+// skeleton's language picker (index.html), each allowed by its hash.
+const scripts = [...html.matchAll(/<script(?: type="module")?>([\s\S]*?)<\/script>/g)].map((m) => m[1]);
+if (scripts.length !== 2) throw new Error(`expected two inline scripts (trunk's loader, the skeleton's), found ${scripts.length}`);
+const hashes = scripts.map((s) => `'sha256-${crypto.createHash("sha256").update(s).digest("base64")}'`);
 const policy = [
   "default-src 'none'",
-  `script-src 'self' 'sha256-${loaderHash}' 'wasm-unsafe-eval'`,
+  `script-src 'self' ${hashes.join(" ")} 'wasm-unsafe-eval'`,
   // Leptos and the charts set style attributes.
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data: blob:",
@@ -162,4 +163,4 @@ const meta = `<meta http-equiv="Content-Security-Policy" content="${policy}" />`
 html = html.replace(/<meta charset="utf-8" \/>/, (m) => `${m}\n    ${meta}`);
 if (!html.includes(meta)) throw new Error("no <meta charset> to anchor the policy");
 fs.writeFileSync(file, html);
-console.log(`post-build: pinned the loader script sha256-${loaderHash}`);
+console.log(`post-build: pinned the inline scripts ${hashes.join(" ")}`);

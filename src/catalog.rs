@@ -2,108 +2,193 @@
 
 use serde::Serialize;
 
-/// One accelerator.
+/// One accelerator. Every figure carries its source; prices are a dated snapshot.
 #[derive(Debug, PartialEq, Serialize)]
 pub struct Gpu {
     /// Catalogue key (`gpu=`).
     pub name: &'static str,
+    /// The vendor's name with its marketing capacity: "NVIDIA H200 (141 GB)".
     pub label: &'static str,
-    /// Memory as the vendor labels it; the card holds this many GiB (2³⁰ bytes).
-    pub mem_gb: f64,
-    /// Datasheet dense bf16/fp16 tensor TFLOP/s (no sparsity).
+    /// Total memory as the driver reports it (nvidia-smi's MiB, rocm-smi's bytes), in bytes.
+    pub mem_bytes: f64,
+    pub mem_source: &'static str,
+    /// Datasheet dense BF16/FP16 tensor TFLOP/s (no sparsity).
     pub peak_tflops: f64,
-    /// Default achieved TFLOP/s per GPU (τ); editable.
+    pub peak_source: &'static str,
+    /// Default achieved TFLOP/s per GPU (τ); editable. Its share of the peak is the MFU.
     pub achieved_tflops: f64,
-    /// Default price per GPU-hour in US dollars; an editable assumption.
+    pub achieved_source: &'static str,
+    /// Default price per GPU-hour in US dollars: an editable assumption.
     pub usd_per_hour: f64,
+    pub price_source: &'static str,
 }
 
 impl Gpu {
-    /// Usable bytes: the vendor's "80 GB" A100 reports 81 920 MiB = 80 GiB.
+    /// Usable bytes: what the driver reports (an "80 GB" A100: 81 920 MiB = 80 GiB).
     pub fn mem_bytes(&self) -> f64 {
-        self.mem_gb * crate::units::Bytes::GIB
+        self.mem_bytes
+    }
+    /// The same in GiB, as the `gpu-mem` key takes it.
+    pub fn mem_gib(&self) -> f64 {
+        self.mem_bytes / crate::units::Bytes::GIB
+    }
+    /// Achieved over peak: the model FLOPs utilisation the default τ assumes.
+    pub fn mfu(&self) -> f64 {
+        self.achieved_tflops / self.peak_tflops
     }
 }
 
-// Peak figures: vendor datasheets (NVIDIA V100, A100, H100, H200, B200, L40S,
-// GeForce RTX 4090 Ada whitepaper; AMD Instinct MI300X), dense bf16 or fp16
-// tensor throughput without sparsity.
-// Achieved figures: A100, the article ("GPT-NeoX achieves 150 TFLOP/s per
-// A100"); H100, Llama 3 paper (Dubey et al. 2024, Table 4: 380–430 TFLOP/s
-// per GPU at 8K–16K GPUs, 400 taken); the others an assumption of ~40% of peak.
-// Prices: an assumption, typical 2025 on-demand cloud prices; always editable.
+const MIB: f64 = 1_048_576.0;
+
+// Sources, as gathered on 2026-12-01 from stored public pages (numbers in brackets
+// refer to the notes in each string): driver printouts in public issues, vendor
+// datasheets for the dense peaks (NVIDIA's "with sparsity" figures halved),
+// published utilisation where one exists, and on-demand prices from third-party
+// price tables of March–May 2026, which disagree by up to ±50 %.
 pub static GPUS: &[Gpu] = &[
     Gpu {
         name: "a100-80gb",
-        label: "NVIDIA A100 80 GB",
-        mem_gb: 80.0,
+        label: "NVIDIA A100 SXM (80 GB)",
+        mem_bytes: 81920.0 * MIB,
+        mem_source: "nvidia-smi 81920 MiB, driver 555 (thamada/nvidia-smi, A100SXMx4_smi)",
         peak_tflops: 312.0,
+        peak_source: "NVIDIA A100 datasheet r4: BF16 312 (624 with sparsity)",
         achieved_tflops: 150.0,
-        usd_per_hour: 1.79,
+        achieved_source: "Transformer Math 101: GPT-NeoX reaches 150 TFLOP/s per A100",
+        usd_per_hour: 1.39,
+        price_source: "RunPod A100 SXM, 2026-03-10 (deploybase.ai)",
     },
     Gpu {
         name: "a100-40gb",
-        label: "NVIDIA A100 40 GB",
-        mem_gb: 40.0,
+        label: "NVIDIA A100 SXM (40 GB)",
+        mem_bytes: 40960.0 * MIB,
+        mem_source: "nvidia-smi 40960 MiB, driver 580 (bottlerocket-core-kit#834)",
         peak_tflops: 312.0,
+        peak_source: "NVIDIA A100 datasheet r4: BF16 312 (624 with sparsity)",
         achieved_tflops: 150.0,
-        usd_per_hour: 1.29,
+        achieved_source: "Transformer Math 101: GPT-NeoX reaches 150 TFLOP/s per A100",
+        usd_per_hour: 1.48,
+        price_source: "Lambda 1× A100 40GB, 2026-05-07 (techbytes.app)",
     },
     Gpu {
         name: "h100-80gb",
-        label: "NVIDIA H100 80 GB (SXM)",
-        mem_gb: 80.0,
+        label: "NVIDIA H100 SXM (80 GB)",
+        mem_bytes: 81559.0 * MIB,
+        mem_source: "nvidia-smi 81559 MiB, driver 550 (NVIDIA/nccl#1264)",
         peak_tflops: 989.0,
+        peak_source: "NVIDIA H100 datasheet: SXM BF16 1979 with sparsity, 989 dense",
         achieved_tflops: 400.0,
-        usd_per_hour: 2.99,
+        achieved_source: "Llama 3 (Dubey et al. 2024, Table 4): 380–430 TFLOP/s per GPU, 38–43 % MFU",
+        usd_per_hour: 2.69,
+        price_source: "RunPod H100 SXM, 2026-05-22 (spheron.network)",
+    },
+    Gpu {
+        name: "h100-pcie",
+        label: "NVIDIA H100 PCIe (80 GB)",
+        mem_bytes: 81559.0 * MIB,
+        mem_source: "nvidia-smi 81559 MiB in public dumps (the same total as the SXM part)",
+        peak_tflops: 756.0,
+        peak_source: "NVIDIA H100 PCIe product brief PB-11133-001 v02: BF16 1513 with sparsity, 756 dense",
+        achieved_tflops: 265.0,
+        achieved_source: "assumption: 35 % of peak (PCIe links, no NVLink switch)",
+        usd_per_hour: 2.86,
+        price_source: "Lambda 1× H100 PCIe, 2026-05-07 (techbytes.app)",
     },
     Gpu {
         name: "h200",
-        label: "NVIDIA H200 141 GB",
-        mem_gb: 141.0,
+        label: "NVIDIA H200 SXM (141 GB)",
+        mem_bytes: 143771.0 * MIB,
+        mem_source: "nvidia-smi 143771 MiB, driver 550 (sgl-project/sglang#3196)",
         peak_tflops: 989.0,
+        peak_source: "NVIDIA H200 product page: BF16 1979 with sparsity, 989 dense (H100's compute)",
         achieved_tflops: 400.0,
-        usd_per_hour: 3.79,
+        achieved_source: "assumption: H100's 40 % of peak (the same compute)",
+        usd_per_hour: 3.59,
+        price_source: "RunPod H200, 2026-03-10 (deploybase.ai)",
+    },
+    Gpu {
+        name: "h800",
+        label: "NVIDIA H800 SXM (80 GB)",
+        mem_bytes: 81559.0 * MIB,
+        mem_source: "nvidia-smi 81559 MiB, driver 535 (NVIDIA/DCGM#183)",
+        peak_tflops: 989.0,
+        peak_source: "assumption: H100 SXM's compute (the H800 cuts NVLink to 400 GB/s and FP64); no datasheet found",
+        achieved_tflops: 376.0,
+        achieved_source: "assumption: 38 % of peak, below H100 for the slower NVLink",
+        usd_per_hour: 2.69,
+        price_source: "assumption: H100 SXM's price (a China-market part, no public on-demand price)",
     },
     Gpu {
         name: "b200",
-        label: "NVIDIA B200 192 GB",
-        mem_gb: 192.0,
+        label: "NVIDIA B200 (180 GB)",
+        mem_bytes: 183359.0 * MIB,
+        mem_source: "nvidia-smi 183359 MiB, driver 580 (NVIDIA/TensorRT-LLM#10278)",
         peak_tflops: 2250.0,
-        achieved_tflops: 900.0,
-        usd_per_hour: 5.99,
+        peak_source: "NVIDIA HGX B200 specifications: BF16 4.5 PFLOPS with sparsity, 2250 dense per GPU",
+        achieved_tflops: 788.0,
+        achieved_source: "assumption: 35 % of peak (no public dense BF16 training MFU found)",
+        usd_per_hour: 5.98,
+        price_source: "RunPod B200, 2026-03-10 (deploybase.ai); $3.75–6.25 across providers",
     },
     Gpu {
         name: "mi300x",
-        label: "AMD Instinct MI300X 192 GB",
-        mem_gb: 192.0,
-        peak_tflops: 1307.0,
-        achieved_tflops: 520.0,
-        usd_per_hour: 2.49,
+        label: "AMD Instinct MI300X (192 GB)",
+        mem_bytes: 206_141_652_992.0,
+        mem_source: "rocm-smi VRAM total 206141652992 B (ROCm/legacy-rocm-build#4750)",
+        peak_tflops: 1307.4,
+        peak_source: "AMD Instinct MI300X data sheet: BF16 1307.4 dense",
+        achieved_tflops: 392.0,
+        achieved_source: "assumption: 30 % of peak (a 70B proxy on 8 MI300X reached about 40 %, ROCm/TransformerEngine#78)",
+        usd_per_hour: 1.99,
+        price_source: "median MI300X on-demand price, 2026-05-18 (cliffcenter.com)",
     },
     Gpu {
-        name: "v100-32gb",
-        label: "NVIDIA V100 32 GB",
-        mem_gb: 32.0,
-        peak_tflops: 125.0,
-        achieved_tflops: 50.0,
-        usd_per_hour: 0.79,
+        name: "mi325x",
+        label: "AMD Instinct MI325X (256 GB)",
+        mem_bytes: 274_877_906_944.0,
+        mem_source: "256 GiB, the vendor's figure: no driver printout found (MI300X's rocm-smi reports 16 MiB less than its 192 GiB)",
+        peak_tflops: 1307.4,
+        peak_source: "AMD Instinct MI325X data sheet: BF16 1307.4 dense",
+        achieved_tflops: 431.0,
+        achieved_source: "assumption: 33 % of peak (prime-rl reports about 30–40 % on MI325X, PrimeIntellect-ai/prime-rl#1722)",
+        usd_per_hour: 1.95,
+        price_source: "TensorWave MI325X, 2026-05-18 (cliffcenter.com)",
     },
     Gpu {
         name: "l40s",
-        label: "NVIDIA L40S 48 GB",
-        mem_gb: 48.0,
-        peak_tflops: 362.0,
-        achieved_tflops: 145.0,
-        usd_per_hour: 0.99,
+        label: "NVIDIA L40S (48 GB)",
+        mem_bytes: 46068.0 * MIB,
+        mem_source: "nvidia-smi 46068 MiB with ECC on (akash-network/provider-configs#99)",
+        peak_tflops: 362.05,
+        peak_source: "NVIDIA L40S datasheet: BF16 733 with sparsity, 362.05 dense",
+        achieved_tflops: 109.0,
+        achieved_source: "assumption: 30 % of peak (PCIe, no NVLink)",
+        usd_per_hour: 0.79,
+        price_source: "RunPod L40S, 2026-03-10 (deploybase.ai)",
     },
     Gpu {
         name: "rtx-4090",
-        label: "NVIDIA GeForce RTX 4090 24 GB",
-        mem_gb: 24.0,
-        peak_tflops: 165.0,
-        achieved_tflops: 66.0,
-        usd_per_hour: 0.39,
+        label: "NVIDIA GeForce RTX 4090 (24 GB)",
+        mem_bytes: 24564.0 * MIB,
+        mem_source: "nvidia-smi 24564 MiB, driver 550 (RLinf/RLinf#255)",
+        peak_tflops: 165.2,
+        peak_source: "NVIDIA Ada Lovelace architecture whitepaper: BF16 with FP32 accumulate 165.2 dense",
+        achieved_tflops: 58.0,
+        achieved_source: "assumption: 35 % of peak",
+        usd_per_hour: 0.34,
+        price_source: "RunPod RTX 4090, 2026-03-10 (deploybase.ai)",
+    },
+    Gpu {
+        name: "v100-32gb",
+        label: "NVIDIA V100 SXM2 (32 GB)",
+        mem_bytes: 32768.0 * MIB,
+        mem_source: "nvidia-smi 32768 MiB, driver 525 (Wan-Video/Wan2.1#5)",
+        peak_tflops: 125.0,
+        peak_source: "NVIDIA V100 datasheet: FP16 tensor 125 (no BF16)",
+        achieved_tflops: 39.0,
+        achieved_source: "Megatron-LM (Shoeybi et al. 2019): one V100 sustains 39 TFLOP/s, 30 % of peak",
+        usd_per_hour: 1.57,
+        price_source: "a blended V100 32GB price index, 2026-04-06 (signwl.com)",
     },
 ];
 
@@ -282,7 +367,7 @@ pub static MODELS: &[Model] = &[
     },
     Model {
         name: "deepseek-v3",
-        label: "DeepSeek-V3 671B (37B active)",
+        label: "DeepSeek-V3 671B",
         params: 671e9,
         active_params: 37e9,
         layers: 61,

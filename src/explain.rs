@@ -41,15 +41,77 @@ impl Item {
     }
 }
 
+/// A section of the article (its English title; the page names it in its language).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Section {
+    ComputeRequirements,
+    ParameterVsDataset,
+    ModelWeights,
+    TotalInferenceMemory,
+    ModelParameters,
+    OptimizerStates,
+    Gradients,
+    ActivationsAndBatchSize,
+    ShardedOptimizers,
+    ThreeD,
+}
+
+impl Section {
+    pub fn title(self) -> &'static str {
+        match self {
+            Section::ComputeRequirements => "Compute Requirements",
+            Section::ParameterVsDataset => "Parameter vs Dataset Tradeoffs",
+            Section::ModelWeights => "Model Weights",
+            Section::TotalInferenceMemory => "Total Inference Memory",
+            Section::ModelParameters => "Model Parameters",
+            Section::OptimizerStates => "Optimizer States",
+            Section::Gradients => "Gradients",
+            Section::ActivationsAndBatchSize => "Activations and Batch Size",
+            Section::ShardedOptimizers => "Sharded Optimizers",
+            Section::ThreeD => "3D Parallelism",
+        }
+    }
+}
+
+/// Where a formula comes from: a section of Transformer Math 101, or a paper.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cite {
+    Article(Section),
+    Paper(&'static str),
+}
+
+/// The words a formula uses, written `{word}` in it: the page puts its own
+/// language's word in their place, [`english`] the English one.
+pub const WORDS: &[&str] = &["bytes", "states", "fp32-copy", "gpu-hours", "price", "max-live", "cpu"];
+
+/// The English for a formula's word.
+pub fn english(word: &str) -> &'static str {
+    match word {
+        "bytes" => "bytes/param",
+        "states" => "states",
+        "fp32-copy" => "fp32 copy",
+        "gpu-hours" => "GPU-hours",
+        "price" => "price",
+        "max-live" => "max_live_params",
+        "cpu" => "CPU",
+        _ => "?",
+    }
+}
+
+/// `text` with every `{word}` of [`WORDS`] replaced by `word(…)`.
+pub fn render(text: &str, word: impl Fn(&str) -> &'static str) -> String {
+    WORDS.iter().fold(text.to_string(), |t, w| t.replace(&format!("{{{w}}}"), word(w)))
+}
+
 /// How a number was computed.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Explanation {
-    /// The equation in symbols.
+    /// The equation in symbols (its words as `{word}`, see [`render`]).
     pub formula: String,
     /// The same with this configuration's values, and the result.
     pub substituted: String,
-    /// Article section or paper.
-    pub source: &'static str,
+    /// Article sections and papers.
+    pub sources: &'static [Cite],
     /// A teaching note, as a translation key for the page (`None` when there is nothing to add).
     pub note: Option<&'static str>,
 }
@@ -70,19 +132,23 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
     let megatron = c.convention == Convention::Megatron || c.tsp;
     match item {
         Item::Model => Explanation {
-            formula: format!("bytes · P ÷ (t·p{})", if z.shards_params() { "·d" } else { "" }),
+            formula: format!("{{bytes}} · P ÷ (t·p{})", if z.shards_params() { "·d" } else { "" }),
             substituted: format!(
                 "{} · {p_txt}{} = {}",
                 model_bytes(c.precision).0,
                 div(r.divisors.model),
                 bytes(m.model)
             ),
-            source: "Transformer Math 101, Model Parameters; 3D Parallelism; ZeRO (Rajbhandari et al. 2020)",
+            sources: &[
+                Cite::Article(Section::ModelParameters),
+                Cite::Article(Section::ThreeD),
+                Cite::Paper("ZeRO (Rajbhandari et al. 2020)"),
+            ],
             note: None,
         },
         Item::Gradients => Explanation {
             formula: format!(
-                "bytes · P ÷ ({}{})",
+                "{{bytes}} · P ÷ ({}{})",
                 if megatron { "t·p" } else { "p" },
                 if z.shards_gradients() { "·d" } else { "" }
             ),
@@ -92,23 +158,26 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
                 div(r.divisors.gradients),
                 bytes(m.gradients)
             ),
-            source: "Transformer Math 101, Gradients; 3D Parallelism (gradients ÷ p)",
+            sources: &[Cite::Article(Section::Gradients), Cite::Article(Section::ThreeD)],
             note: (!megatron && t > 1).then_some("note-article-gradients"),
         },
         Item::Optimizer => {
             let total = optimizer_bytes(c.optimizer, c.precision).0;
             let master = if c.precision == Precision::Mixed { 4.0 } else { 0.0 };
             Explanation {
-                formula: format!("(states + fp32 copy) · P ÷ (t·p{})", if z.shards_optimizer() { "·d" } else { "" }),
+                formula: format!(
+                    "({{states}} + {{fp32-copy}}) · P ÷ (t·p{})",
+                    if z.shards_optimizer() { "·d" } else { "" }
+                ),
                 substituted: format!(
                     "({} + {}) · {p_txt}{} = {}{}",
                     n(total - master),
                     n(master),
                     div(r.divisors.optimizer),
                     bytes(m.optimizer),
-                    if r.cpu_per_node.get() > 0.0 { " (CPU)" } else { "" }
+                    if r.cpu_per_node.get() > 0.0 { " ({cpu})" } else { "" }
                 ),
-                source: "Transformer Math 101, Optimizer States; ZeRO-Offload (Ren et al. 2021)",
+                sources: &[Cite::Article(Section::OptimizerStates), Cite::Paper("ZeRO-Offload (Ren et al. 2021)")],
                 note: (c.precision == Precision::Mixed).then_some("note-master-copy"),
             }
         }
@@ -140,12 +209,15 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
                     if partition { format!(" ÷ {t}") } else { String::new() },
                     bytes(m.activations)
                 ),
-                source: "Transformer Math 101, Activations and Batch Size; Korthikanti et al. 2022, Table 2",
+                sources: &[
+                    Cite::Article(Section::ActivationsAndBatchSize),
+                    Cite::Paper("Korthikanti et al. 2022, Table 2"),
+                ],
                 note: (p > 1).then_some("note-pipeline-activations"),
             }
         }
         Item::LiveParams => Explanation {
-            formula: "min(max_live_params, P ÷ (t·p)) · bytes".into(),
+            formula: "min({max-live}, P ÷ (t·p)) · {bytes}".into(),
             substituted: format!(
                 "min({}, {}) · {} = {}",
                 format_count(c.max_live_params.get()),
@@ -153,17 +225,17 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
                 model_bytes(c.precision).0,
                 bytes(m.zero3_live_params)
             ),
-            source: "Transformer Math 101, Sharded Optimizers (DeepSpeed stage3_max_live_parameters)",
+            sources: &[Cite::Article(Section::ShardedOptimizers), Cite::Paper("DeepSpeed stage3_max_live_parameters")],
             note: (!z.shards_params()).then_some("note-live-zero3-only"),
         },
         Item::Inference => Explanation {
-            formula: "1.2 · bytes · P".into(),
+            formula: "1.2 · {bytes} · P".into(),
             substituted: format!(
                 "1.2 · {} · {p_txt} = {}",
                 inference_weight_bytes(c.inference_dtype).0,
                 bytes(r.inference)
             ),
-            source: "Transformer Math 101, Total Inference Memory",
+            sources: &[Cite::Article(Section::ModelWeights), Cite::Article(Section::TotalInferenceMemory)],
             note: None,
         },
         Item::Flops => Explanation {
@@ -183,13 +255,17 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
                 },
                 n(r.flops().get())
             ),
-            source: "Transformer Math 101, Compute Requirements (Kaplan et al. 2020; Hoffmann et al. 2022)",
+            sources: &[
+                Cite::Article(Section::ComputeRequirements),
+                Cite::Paper("Kaplan et al. 2020"),
+                Cite::Paper("Hoffmann et al. 2022"),
+            ],
             note: None,
         },
         Item::GpuHours => Explanation {
             formula: "C ÷ τ ÷ 3600".into(),
             substituted: format!("{} ÷ {} ÷ 3600 = {}", n(r.flops().get()), n(c.flops_per_gpu), n(r.gpu_hours())),
-            source: "Transformer Math 101, Compute Requirements",
+            sources: &[Cite::Article(Section::ComputeRequirements)],
             note: Some("note-achieved-flops"),
         },
         Item::Days => Explanation {
@@ -201,19 +277,19 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
                 n(c.flops_per_gpu),
                 n(r.days())
             ),
-            source: "Transformer Math 101, Compute Requirements",
+            sources: &[Cite::Article(Section::ComputeRequirements)],
             note: None,
         },
         Item::Cost => Explanation {
-            formula: "GPU-hours × price".into(),
+            formula: "{gpu-hours} × {price}".into(),
             substituted: format!("{} × ${} = ${}", n(r.gpu_hours()), c.usd_per_gpu_hour, n(r.cost_usd())),
-            source: "Transformer Math 101, Compute Requirements",
+            sources: &[Cite::Article(Section::ComputeRequirements)],
             note: None,
         },
         Item::Chinchilla => Explanation {
             formula: "D = 20 · P".into(),
             substituted: format!("20 · {p_txt} = {}", format_count(r.chinchilla_tokens().get())),
-            source: "Hoffmann et al. 2022 (Chinchilla); Transformer Math 101, Parameter vs Dataset Tradeoffs",
+            sources: &[Cite::Paper("Hoffmann et al. 2022 (Chinchilla)"), Cite::Article(Section::ParameterVsDataset)],
             note: Some("note-200b"),
         },
     }
@@ -266,7 +342,11 @@ mod tests {
         ] {
             let e = explain(&r, item, ByteUnit::Gb);
             assert!(e.substituted.contains('='), "{item:?}: {e:?}");
-            assert!(!e.source.is_empty());
+            assert!(!e.sources.is_empty());
+            // Every word a formula names has its English.
+            for text in [&e.formula, &e.substituted] {
+                assert!(!render(text, english).contains(['{', '}']), "{item:?}: {text}");
+            }
         }
     }
 }

@@ -443,10 +443,10 @@ key_table! {
     },
     GpuMem => Key {
         name: "gpu-mem", aliases: &[], kind: real(0.001, 1e6),
-        help: "memory per GPU, GB as the vendor labels it (80 for an 80 GB card = 80 GiB)",
+        help: "memory per GPU in GiB, as the driver reports it (an \"80 GB\" A100: 81920 MiB = 80 GiB)",
         access: Access::Calc {
             get: |s| s.gpu_mem.map(Value::Num),
-            shown: Some(|s| Value::Num(s.gpu_mem.unwrap_or(s.gpu.mem_gb))),
+            shown: Some(|s| Value::Num(s.gpu_mem.unwrap_or(s.gpu.mem_gib()))),
             set: |s, v| s.gpu_mem = Some(v.num()),
         },
     },

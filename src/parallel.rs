@@ -4,10 +4,18 @@ use crate::config::{Config, ZeroStage};
 use crate::memory::gradient_bytes;
 use crate::units::Bytes;
 
-/// Fraction of a step lost to the pipeline bubble: (p − 1)/m for m
+/// The pipeline bubble relative to the ideal step time: (p − 1)/m for m
 /// micro-batches (GPipe, Huang et al. 2019; 1F1B, Narayanan et al. 2021, §2.2).
-pub fn bubble_fraction(pp: u64, micro_batches: u64) -> f64 {
+/// p = 4, m = 16 → 0.1875; it exceeds 1 when m < p (m = 1, p = 4 → 3).
+pub fn bubble_overhead(pp: u64, micro_batches: u64) -> f64 {
     (pp as f64 - 1.0) / micro_batches as f64
+}
+
+/// The share of a step the pipeline idles: (p − 1)/(m + p − 1), the same bubble
+/// read as part of the step (always below 1). p = 4, m = 16 → 0.1579.
+pub fn bubble_fraction(pp: u64, micro_batches: u64) -> f64 {
+    let (p, m) = (pp as f64, micro_batches as f64);
+    (p - 1.0) / (m + p - 1.0)
 }
 
 /// Global batch in sequences = b·m·d.

@@ -141,7 +141,7 @@ pub fn step_seconds(c: &Config, o: &PlanOptions) -> f64 {
     let tokens = parallel::tokens_per_step(c);
     let per_token = crate::compute::compute(c).total().get() / c.tokens.get();
     let compute = tokens * per_token / (n * c.flops_per_gpu);
-    let bubble = parallel::bubble_fraction(pp, c.grad_accum);
+    let bubble = parallel::bubble_overhead(pp, c.grad_accum);
     // Activations of one micro-batch crossing a layer boundary: s·b·h values of 2 bytes.
     let act = (c.seq_len * c.micro_batch * c.arch.hidden) as f64 * 2.0;
     let layers = c.arch.layers.div_ceil(pp) as f64;
@@ -178,20 +178,27 @@ fn tp_choices(base: &Config, o: &PlanOptions, n: u64) -> Vec<u64> {
     divisors(base.arch.heads).into_iter().filter(|&t| t <= limit && n.is_multiple_of(t)).collect()
 }
 
+/// Whether `n` GPUs are whole 8-GPU nodes (or part of one).
+pub fn whole_nodes(n: u64) -> bool {
+    n <= GPUS_PER_NODE || n.is_multiple_of(GPUS_PER_NODE)
+}
+
 /// Every layout on exactly `n` GPUs, evaluated; fastest fitting first, then the rest.
+/// Each keeps the global batch exactly: b·m·d = G.
 pub fn layouts(base: &Config, o: &PlanOptions, n: u64) -> Vec<Plan> {
     let mut out = Vec::new();
     for t in tp_choices(base, o, n) {
         for p in divisors(base.arch.layers).into_iter().filter(|&p| (n / t).is_multiple_of(p)) {
             let d = n / (t * p);
-            if d > o.global_batch {
+            if !o.global_batch.is_multiple_of(d) {
                 continue;
             }
             for (zero, recompute, sp) in strategies(t, p) {
-                // Micro-batches: powers of two; m = ⌈G/(b·d)⌉ so b·m·d ≥ G, and m ≥ p
-                // (an unfilled pipeline is never the answer).
+                // Micro-batches: powers of two with b·d dividing G; m = G/(b·d), and
+                // m ≥ p (an unfilled pipeline is never the answer).
                 let bs = (0..).map(|k| 1u64 << k).take_while(|b| b * d <= o.global_batch);
-                for (b, m) in bs.map(|b| (b, o.global_batch.div_ceil(b * d))).filter(|&(_, m)| m >= p) {
+                let bs = bs.filter(|b| o.global_batch.is_multiple_of(b * d));
+                for (b, m) in bs.map(|b| (b, o.global_batch / (b * d))).filter(|&(_, m)| m >= p) {
                     let mut plan = Plan {
                         tp: t,
                         pp: p,
@@ -217,7 +224,6 @@ pub fn layouts(base: &Config, o: &PlanOptions, n: u64) -> Vec<Plan> {
             }
         }
     }
-    // Fastest per sequence: rounding m up can make a batch slightly larger than G.
     sort(&mut out, Order::Best);
     out
 }
@@ -265,34 +271,42 @@ fn leanest(base: &Config, t: u64, p: u64, d: u64, zero: ZeroStage, recompute: Re
     }
 }
 
-/// The fewest GPUs on which some layout fits, up to `o.max_gpus`; `None` if none does.
+/// The fewest GPUs on which some layout fits, up to `o.max_gpus`; `None` if
+/// none does. Only whole nodes, and only data-parallel degrees that divide the
+/// global batch (so a layout keeps it).
 ///
 /// Per-GPU memory only falls as d grows (a property test checks it), so for
 /// each (t, p, ZeRO, recomputation, SP) a binary search finds the smallest d.
 pub fn min_gpus(base: &Config, o: &PlanOptions) -> Option<u64> {
     let mut best: Option<u64> = None;
     let tp_limit = if o.tp_cross_node { o.max_gpus } else { GPUS_PER_NODE.min(o.max_gpus) };
+    let batch_divisors = divisors(o.global_batch);
     for t in divisors(base.arch.heads).into_iter().filter(|&t| t <= tp_limit) {
         for p in divisors(base.arch.layers).into_iter().filter(|&p| t * p <= o.max_gpus) {
-            let d_max = (o.max_gpus / (t * p)).min(o.global_batch);
+            // m = G/d ≥ p: the pipeline fills.
+            let ds: Vec<u64> = batch_divisors
+                .iter()
+                .copied()
+                .filter(|&d| t * p * d <= o.max_gpus && o.global_batch / d >= p && whole_nodes(t * p * d))
+                .collect();
             for (zero, recompute, sp) in strategies(t, p) {
                 let fits = |d: u64| {
                     let c = leanest(base, t, p, d, zero, recompute, sp);
                     needed(&memory::training_memory(&c), o) <= c.gpu_mem_bytes
                 };
-                if d_max == 0 || !fits(d_max) {
+                if !ds.last().is_some_and(|&d| fits(d)) {
                     continue;
                 }
-                let (mut lo, mut hi) = (1, d_max);
+                let (mut lo, mut hi) = (0, ds.len() - 1);
                 while lo < hi {
                     let mid = lo + (hi - lo) / 2;
-                    if fits(mid) {
+                    if fits(ds[mid]) {
                         hi = mid;
                     } else {
                         lo = mid + 1;
                     }
                 }
-                let n = t * p * lo;
+                let n = t * p * ds[lo];
                 if best.is_none_or(|b| n < b) {
                     best = Some(n);
                 }

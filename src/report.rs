@@ -20,7 +20,7 @@ pub enum Warning {
     PipelineWithZero23 { zero: u8 },
     /// p does not divide L: stages are uneven; the busiest holds ⌈L/p⌉ layers.
     PipelineUneven { layers: u64, pp: u64 },
-    /// m < p: the pipeline never fills; bubble (p−1)/m.
+    /// m < p: the pipeline never fills; it idles (p−1)/(m+p−1) of the step.
     FewMicroBatches { grad_accum: u64, pp: u64 },
     /// D < 200B tokens (article: "we do not recommend training a LLM for less than 200B tokens").
     TokensBelowFloor { tokens: f64 },
@@ -38,6 +38,17 @@ pub enum Warning {
     OffloadWithoutZero,
     /// ZeRO-3 live parameters exceed what sharding saved.
     LiveParamsLarge,
+}
+
+impl Warning {
+    /// Whether the warning changes what the verdict means: a layout that fits
+    /// on paper but idles, is refused by DeepSpeed, or crosses the slow link.
+    pub fn qualifies_verdict(&self) -> bool {
+        matches!(
+            self,
+            Warning::FewMicroBatches { .. } | Warning::PipelineWithZero23 { .. } | Warning::TpAcrossNodes { .. }
+        )
+    }
 }
 
 impl Warning {
@@ -88,7 +99,8 @@ impl fmt::Display for Warning {
             }
             Warning::FewMicroBatches { grad_accum, pp } => write!(
                 f,
-                "{grad_accum} micro-batches for {pp} pipeline stages: the pipeline never fills (bubble {:.0}%)",
+                "{grad_accum} {} for {pp} pipeline stages: the pipeline never fills and idles {:.0}% of the step",
+                if *grad_accum == 1 { "micro-batch" } else { "micro-batches" },
                 100.0 * parallel::bubble_fraction(*pp, *grad_accum)
             ),
             Warning::TokensBelowFloor { tokens } => write!(
@@ -172,7 +184,12 @@ impl Report {
     pub fn tokens_per_param(&self) -> f64 {
         self.config.tokens.get() / self.config.params.get()
     }
+    /// The pipeline bubble relative to the ideal step, (p−1)/m.
     pub fn bubble(&self) -> f64 {
+        parallel::bubble_overhead(self.config.layout.pp, self.config.grad_accum)
+    }
+    /// The share of the step the pipeline idles, (p−1)/(m+p−1).
+    pub fn bubble_fraction(&self) -> f64 {
         parallel::bubble_fraction(self.config.layout.pp, self.config.grad_accum)
     }
     pub fn global_batch(&self) -> f64 {
@@ -315,6 +332,7 @@ impl Serialize for Report {
         o.serialize_field("flops_recompute", &self.compute.recompute.get())?;
         o.serialize_field("tokens_per_param", &self.tokens_per_param())?;
         o.serialize_field("pipeline_bubble", &self.bubble())?;
+        o.serialize_field("bubble_fraction", &self.bubble_fraction())?;
         o.serialize_field("global_batch", &self.global_batch())?;
         o.serialize_field("tokens_per_step", &self.tokens_per_step())?;
         o.serialize_field("dp_comm_bytes_per_step", &self.dp_comm().get())?;

@@ -44,7 +44,7 @@ pub struct Settings {
     pub offload: Offload,
     pub max_live_params: f64,
     pub gpu: &'static Gpu,
-    /// Unset: the GPU's. In the vendor's GB, held as GiB (an "80 GB" card).
+    /// Unset: the GPU's, as its driver reports it. In GiB (an "80 GB" A100 reports 80 GiB).
     pub gpu_mem: Option<f64>,
     /// Unset: the GPU's default achieved TFLOP/s.
     pub tflops: Option<f64>,

@@ -155,7 +155,10 @@ impl ByteUnit {
 pub enum NumberError {
     Empty,
     NotANumber,
+    /// `inf`, `infinity`: not a size.
     NotFinite,
+    /// Beyond what an f64 holds (`1e400`).
+    TooLarge,
     Negative,
 }
 
@@ -163,22 +166,55 @@ impl fmt::Display for NumberError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
             NumberError::Empty => "is empty",
-            NumberError::NotANumber => "is not a number (try 7e9, 7B, 1.4T, 2k)",
+            NumberError::NotANumber => "is not a number (try 7e9, 7B, 1.4T, 2k, 7,000,000,000, 70억)",
             NumberError::NotFinite => "is not a finite number",
+            NumberError::TooLarge => "is too large",
             NumberError::Negative => "must not be negative",
         })
     }
 }
 
-/// Reads `7e9`, `7000000000`, `7B`, `70b`, `1.4T`, `175M`, `2k`, `1_000`:
-/// k = 10³, M = 10⁶, B or G = 10⁹, T = 10¹² (case does not matter).
+/// A number as a person types it, made plain: full-width characters from an
+/// East Asian input method (`７Ｂ`) become ASCII, spaces and `_` go (`7 B`,
+/// `1_000`), and commas go where they group thousands (`7,000,000,000`; a comma
+/// anywhere else is not a number: `1,5` is not 1.5 nor 15).
+fn plain(text: &str) -> Option<String> {
+    let s: String = text
+        .chars()
+        .map(|c| match c {
+            // U+FF01–FF5E mirror ASCII 0x21–0x7E; U+3000 is the ideographic space.
+            '\u{ff01}'..='\u{ff5e}' => char::from_u32(c as u32 - 0xfee0).unwrap_or(c),
+            '\u{3000}' => ' ',
+            c => c,
+        })
+        .filter(|c| !c.is_whitespace() && *c != '_')
+        .collect();
+    if !s.contains(',') {
+        return Some(s);
+    }
+    // Grouped digits: 1–3 digits, then groups of exactly three, before any '.' or exponent.
+    let end = s.find(|c: char| !(c.is_ascii_digit() || c == ',')).unwrap_or(s.len());
+    let (int, rest) = s.split_at(end);
+    let groups: Vec<&str> = int.split(',').collect();
+    let grouped = (1..=3).contains(&groups[0].len())
+        && groups[0].chars().all(|c| c.is_ascii_digit())
+        && groups[1..].iter().all(|g| g.len() == 3 && g.chars().all(|c| c.is_ascii_digit()));
+    (grouped && !rest.contains(',')).then(|| format!("{}{rest}", groups.concat()))
+}
+
+/// Reads `7e9`, `7000000000`, `7,000,000,000`, `7B`, `70b`, `1.4T`, `175M`,
+/// `2k`, `1_000`, and the Korean units `만` (10⁴), `억` (10⁸), `조` (10¹²):
+/// `70억` = 7e9, `1.4조` = 1.4e12. Suffixes: k = 10³, M = 10⁶, B or G = 10⁹,
+/// T = 10¹² (case does not matter). Full-width digits and spaces are taken (see [`plain`]).
 pub fn parse_number(text: &str) -> Result<f64, NumberError> {
-    let text = text.trim();
-    if text.is_empty() {
+    let cleaned = plain(text).ok_or(NumberError::NotANumber)?;
+    if cleaned.is_empty() {
         return Err(NumberError::Empty);
     }
-    let cleaned: String = text.chars().filter(|&c| c != '_').collect();
     let (digits, scale) = match cleaned.chars().last() {
+        Some('만') => (&cleaned[..cleaned.len() - '만'.len_utf8()], 1e4),
+        Some('억') => (&cleaned[..cleaned.len() - '억'.len_utf8()], 1e8),
+        Some('조') => (&cleaned[..cleaned.len() - '조'.len_utf8()], 1e12),
         Some(c) if c.is_ascii_alphabetic() && !cleaned.eq_ignore_ascii_case("inf") => {
             let scale = match c.to_ascii_lowercase() {
                 'k' => 1e3,
@@ -204,7 +240,7 @@ pub fn parse_number(text: &str) -> Result<f64, NumberError> {
     let value: f64 = digits.parse().map_err(|_| NumberError::NotANumber)?;
     let value = value * scale;
     if !value.is_finite() {
-        return Err(NumberError::NotFinite);
+        return Err(NumberError::TooLarge);
     }
     if value < 0.0 {
         return Err(NumberError::Negative);
@@ -267,6 +303,18 @@ mod tests {
             (" 80 ", 80.0),
             ("7G", 7e9),
             ("0", 0.0),
+            // As people type them (issue 18): a Korean input method, spaces, grouped thousands, 억 and 조.
+            ("７Ｂ", 7e9),
+            ("７", 7.0),
+            ("7 B", 7e9),
+            ("7\u{3000}B", 7e9),
+            ("7,000,000,000", 7e9),
+            ("1,234.5", 1234.5),
+            ("70억", 7e9),
+            ("1.4조", 1.4e12),
+            ("７０억", 7e9),
+            ("3000 억", 3e11),
+            ("5만", 5e4),
         ] {
             assert_eq!(parse_number(text), Ok(value), "{text}");
         }
@@ -282,10 +330,14 @@ mod tests {
             ("NaN", NumberError::NotANumber),
             ("inf", NumberError::NotFinite),
             ("Infinity", NumberError::NotANumber),
-            ("1e400", NumberError::NotFinite),
+            ("1e400", NumberError::TooLarge),
             ("B", NumberError::NotANumber),
             ("1..2", NumberError::NotANumber),
-            ("７", NumberError::NotANumber),
+            ("1,5", NumberError::NotANumber),
+            ("1,0000", NumberError::NotANumber),
+            (",100", NumberError::NotANumber),
+            ("억", NumberError::NotANumber),
+            ("7억조", NumberError::NotANumber),
         ] {
             assert_eq!(parse_number(text), Err(err), "{text}");
         }

@@ -113,7 +113,8 @@ fn bad_input_is_one_line_and_exit_2() {
         (&["--params"], "needs a value"),
         (&["--precision", "fp8"], "not one of"),
         (&["stray"], "unexpected argument"),
-        (&["--params", "1e400"], "finite"),
+        (&["--params", "1e400"], "too large"),
+        (&["--params", "1,5"], "not a number"),
     ] {
         let (code, out, err) = tmath(args);
         assert_eq!(code, 2, "{args:?}");
@@ -121,5 +122,16 @@ fn bad_input_is_one_line_and_exit_2() {
         assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
         assert!(err.contains(needle), "{args:?}: {err}");
         assert!(!err.contains("panicked"));
+    }
+}
+
+/// Numbers as people type them (issue 18): the same forms as the page and the URL.
+#[test]
+fn numbers_in_the_forms_people_type() {
+    for (text, value) in [("７Ｂ", 7e9), ("7 B", 7e9), ("7,000,000,000", 7e9), ("70억", 7e9), ("1.4조", 1.4e12)] {
+        let (code, out, err) = tmath(&["--params", text, "--json"]);
+        assert_eq!(code, 0, "{text}: {err}");
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(v["params"], value, "{text}");
     }
 }

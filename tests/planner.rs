@@ -2,7 +2,7 @@
 
 mod common;
 use tmath::config::{Recompute, ZeroStage};
-use tmath::planner::{layouts, min_gpus, plan, PlanOptions};
+use tmath::planner::{layouts, min_gpus, plan, whole_nodes, PlanOptions};
 use tmath::{evaluate, Settings};
 
 fn base(pairs: &[(&str, &str)]) -> tmath::Config {
@@ -28,7 +28,7 @@ fn every_layout_matches_the_calculator() {
         let r = evaluate(&s.resolve().unwrap());
         assert_eq!(r.per_gpu.total().get(), l.per_gpu_bytes, "{l:?}");
         assert_eq!(l.tp * l.pp * l.dp, 32);
-        assert!(l.global_batch() >= 64 && l.grad_accum >= l.pp);
+        assert!(l.global_batch() == 64 && l.grad_accum >= l.pp, "keeps the global batch: {l:?}");
     }
 }
 
@@ -46,7 +46,7 @@ fn min_gpus_agrees_with_brute_force() {
         p.push(("gpu-mem", gpu_mem));
         let b = base(&p);
         let o = PlanOptions { global_batch: 32, max_gpus: 32, ..PlanOptions::default() };
-        let brute = (1..=o.max_gpus).find(|&n| layouts(&b, &o, n).iter().any(|l| l.fits));
+        let brute = (1..=o.max_gpus).filter(|&n| whole_nodes(n)).find(|&n| layouts(&b, &o, n).iter().any(|l| l.fits));
         assert_eq!(min_gpus(&b, &o), brute, "{pairs:?} on {gpu_mem} GB");
     }
 }

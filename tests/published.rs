@@ -280,11 +280,16 @@ fn selective_recompute_flops() {
     assert!((2.0 * 175e9 * 300e9..=4.0 * 175e9 * 300e9).contains(&fwd));
 }
 
-/// Pipeline bubble (p − 1)/m (Narayanan et al. 2021): p = 4, m = 16 → 18.75%.
+/// Pipeline bubble (p − 1)/m (Narayanan et al. 2021): p = 4, m = 16 → 18.75%
+/// of the ideal step, and (p − 1)/(m + p − 1) = 3/19 = 15.79% of the step (SPEC).
 #[test]
 fn pipeline_bubble() {
     let r = eval(&[("pp", "4"), ("grad-accum", "16")]);
     assert_eq!(r.bubble(), 0.1875);
+    assert_close(r.bubble_fraction(), 0.1579, 0.001, "share of the step");
+    // m = 1: three ideal steps of bubble, but 75 % of the step; never above 100 %.
+    let r = eval(&[("pp", "4"), ("grad-accum", "1")]);
+    assert_eq!((r.bubble(), r.bubble_fraction()), (3.0, 0.75));
     assert_eq!(compute::petaflop_days(tmath::Flops(8.64e19)), 1.0);
 }
 

@@ -13,7 +13,13 @@ pub fn Explain(
     // Worked out only while open: a closed formula costs nothing per slider step.
     let open = RwSignal::new(false);
     let e = Memo::new(move |_| open.get().then(|| ctx.shown.with(|r| explain(r, item, ctx.units()))));
-    let part = move |f: fn(&tmath::explain::Explanation) -> String| move || e.with(|e| e.as_ref().map(f));
+    let words = move |text: &str| {
+        let lang = ctx.lang.get();
+        tmath::explain::render(text, |w| crate::i18n::formula_word(lang, w))
+    };
+    let formula = move || e.with(|e| e.as_ref().map(|e| words(&e.formula)));
+    let substituted = move || e.with(|e| e.as_ref().map(|e| format!("= {}", words(&e.substituted))));
+    let sources = move || e.with(|e| e.as_ref().map(|e| crate::i18n::sources(ctx.lang.get(), e.sources)));
     view! {
         <details
             class="explain"
@@ -29,9 +35,9 @@ pub fn Explain(
         >
             <summary aria-label=move || ctx.t("explain")>"ƒ"</summary>
             <div class="explain-body">
-                <code>{part(|e| e.formula.clone())}</code>
-                <code>{part(|e| format!("= {}", e.substituted))}</code>
-                <cite>{part(|e| e.source.to_string())}</cite>
+                <code>{formula}</code>
+                <code>{substituted}</code>
+                <cite>{sources}</cite>
                 {move || e.with(|e| e.as_ref().and_then(|e| e.note)).map(|n| view! { <p class="note">{ctx.t(n)}</p> })}
             </div>
         </details>

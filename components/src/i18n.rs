@@ -65,7 +65,7 @@ pub fn label(lang: Lang, k: K) -> &'static str {
         K::Offload => ("Optimizer offload to CPU", "옵티마이저 CPU 오프로드"),
         K::MaxLiveParams => ("ZeRO-3 max live parameters", "ZeRO-3 최대 상주 파라미터 (live parameters)"),
         K::Gpu => ("GPU", "GPU"),
-        K::GpuMem => ("Memory per GPU", "GPU 메모리"),
+        K::GpuMem => ("GPU memory as the driver reports it", "GPU 메모리 (드라이버 기준)"),
         K::Tflops => ("Achieved TFLOP/s per GPU", "GPU당 실제 TFLOP/s"),
         K::UsdPerGpuHour => ("Price per GPU-hour", "GPU-시간당 가격"),
         K::InferenceDtype => ("Inference dtype", "추론 데이터 타입"),
@@ -175,7 +175,7 @@ pub fn count(lang: Lang, x: f64) -> String {
 }
 
 /// Three significant digits, thousands grouped, trailing zeros of a fraction dropped: 3,000 · 67.4 · 1.4.
-fn grouped_sig(x: f64) -> String {
+pub fn grouped_sig(x: f64) -> String {
     let s = format_sig(x);
     let s =
         if s.contains('.') && !s.contains('e') { s.trim_end_matches('0').trim_end_matches('.').to_string() } else { s };
@@ -230,6 +230,108 @@ fn trim(x: f64) -> String {
     }
 }
 
+/// The run in one line: the model, the layout, ZeRO, precision, optimizer and GPU.
+pub fn describe(lang: Lang, r: &tmath::Report) -> String {
+    let c = &r.config;
+    let model = c.model.map_or_else(|| format!("P = {}", count(lang, c.params.get())), |m| model_label(lang, m));
+    let l = c.layout;
+    format!(
+        "{model} · N = {} = {}·{}·{} · ZeRO-{} · {} · {} · {}",
+        l.gpus(),
+        l.tp,
+        l.pp,
+        l.dp,
+        c.zero.get(),
+        choice(lang, K::Precision, c.precision.as_str()),
+        choice(lang, K::Optimizer, c.optimizer.as_str()),
+        c.gpu.label
+    )
+}
+
+/// A formula's word (see `tmath::explain::WORDS`) in the page's language.
+pub fn formula_word(lang: Lang, w: &str) -> &'static str {
+    if lang == Lang::En {
+        return tmath::explain::english(w);
+    }
+    match w {
+        "bytes" => "파라미터당 바이트",
+        "states" => "상태",
+        "fp32-copy" => "fp32 사본",
+        "gpu-hours" => "GPU-시간",
+        "price" => "가격",
+        "max-live" => "최대 상주 파라미터",
+        "cpu" => "CPU",
+        _ => "?",
+    }
+}
+
+/// Where a formula comes from, in the page's language: the article's sections
+/// by the Korean translation's titles, papers by their names.
+pub fn sources(lang: Lang, cites: &[tmath::explain::Cite]) -> String {
+    use tmath::explain::{Cite, Section};
+    let section = |s: Section| match lang {
+        Lang::En => s.title(),
+        Lang::Ko => match s {
+            Section::ComputeRequirements => "계산 요구량",
+            Section::ParameterVsDataset => "파라미터 수와 데이터셋 크기의 맞바꿈",
+            Section::ModelWeights => "모델 가중치",
+            Section::TotalInferenceMemory => "추론에 드는 전체 메모리",
+            Section::ModelParameters => "모델 파라미터",
+            Section::OptimizerStates => "옵티마이저 상태",
+            Section::Gradients => "그래디언트",
+            Section::ActivationsAndBatchSize => "활성값과 배치 크기",
+            Section::ShardedOptimizers => "샤딩 옵티마이저",
+            Section::ThreeD => "3D 병렬화",
+        },
+    };
+    let article: Vec<&str> =
+        cites.iter().filter_map(|c| if let Cite::Article(s) = c { Some(section(*s)) } else { None }).collect();
+    let papers = cites.iter().filter_map(|c| if let Cite::Paper(p) = c { Some(*p) } else { None });
+    let mut parts = Vec::new();
+    if !article.is_empty() {
+        parts.push(format!("{}: {}", tr(lang, "article-name"), article.join(", ")));
+    }
+    parts.extend(papers.map(String::from));
+    parts.join("; ")
+}
+
+/// "8 GPUs", "GPU 8장", with the right plural.
+pub fn gpus(lang: Lang, n: u64) -> String {
+    match (lang, n) {
+        (Lang::En, 1) => "1 GPU".into(),
+        (Lang::En, n) => format!("{n} GPUs"),
+        (Lang::Ko, n) => format!("GPU {n}장"),
+    }
+}
+
+/// "1 warning", "2 warnings", "경고 2개".
+pub fn warnings_count(lang: Lang, n: usize) -> String {
+    match (lang, n) {
+        (Lang::En, 1) => "1 warning".into(),
+        (Lang::En, n) => format!("{n} warnings"),
+        (Lang::Ko, n) => format!("경고 {n}개"),
+    }
+}
+
+/// One change of a key, as a person says it: "full recomputation", "ZeRO-3", "Data parallel d 16".
+pub fn change_text(lang: Lang, k: K, value: &str) -> String {
+    match k {
+        K::Recompute => tr(lang, &format!("recompute-{value}")).to_string(),
+        K::Zero => format!("ZeRO-{value}"),
+        _ => format!("{} {}", label(lang, k), choice_text(lang, k, value)),
+    }
+}
+
+/// A key's value as a control would show it: a choice's label, else the value.
+pub fn choice_text(lang: Lang, k: K, value: &str) -> String {
+    let row = k.row();
+    match row.choices().into_iter().find(|c| *c == value) {
+        Some(c) => choice(lang, k, c).to_string(),
+        None if k == K::Zero => format!("ZeRO-{value}"),
+        None => value.to_string(),
+    }
+}
+
 /// Bytes per parameter: "16 B/param", "파라미터당 16바이트".
 pub fn bytes_per_param(lang: Lang, b: f64) -> String {
     match lang {
@@ -277,6 +379,7 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "total" => ("total per GPU", "GPU당 합계"),
         "summary" => ("Result at a glance", "결과 요약"),
         "capacity" => ("GPU memory", "GPU 메모리 용량"),
+        "usable" => ("usable", "사용 가능"),
         "training" => ("training", "학습"),
         "inference" => ("inference", "추론"),
         "fits" => ("fits", "들어감"),
@@ -307,7 +410,8 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "seq-axis" => ("sequence length s", "시퀀스 길이 s"),
         "tokens-axis" => ("tokens D", "토큰 수 D"),
         "days-unit" => ("days", "일"),
-        "bubble" => ("pipeline bubble (p−1)/m", "파이프라인 버블 (p−1)/m"),
+        "bubble" => ("pipeline bubble (p−1)/(m+p−1)", "파이프라인 버블 (p−1)/(m+p−1)"),
+        "of-the-step" => ("of the step", "(스텝 대비)"),
         "global-batch-label" => ("global batch", "전역 배치"),
         "sequences" => ("sequences", "시퀀스"),
         "cpu-per-node" => ("CPU memory per node (offload)", "노드당 CPU 메모리 (오프로드)"),
@@ -317,6 +421,10 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
             "이 조합은 불가능합니다. 아래 숫자는 마지막으로 올바른 조합의 결과입니다.",
         ),
         "stale-short" => ("⚠ last valid numbers", "⚠ 마지막으로 올바른 값"),
+        "remedies" => ("What would make it fit:", "들어가게 하려면:"),
+        "remedy-recompute" => ("Full recomputation", "전체 재계산"),
+        "remedy-offload" => ("Optimizer offload to CPU", "옵티마이저 CPU 오프로드"),
+        "remedy-seq" => ("A shorter sequence,", "더 짧은 시퀀스,"),
         "bad-keys" => ("Ignored in the link, defaults used:", "링크에서 무시하고 기본값을 쓴 항목:"),
         "copy-link" => ("Copy link", "링크 복사"),
         "copied" => ("Copied", "복사됨"),
@@ -325,6 +433,7 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
             "Source: Transformer Math 101 (EleutherAI, CC BY 4.0)",
             "출처: 트랜스포머 수학 101 (EleutherAI, CC BY 4.0)",
         ),
+        "article-name" => ("Transformer Math 101", "트랜스포머 수학 101"),
         "source-short" => ("Transformer Math 101 (EleutherAI, CC BY 4.0)", "트랜스포머 수학 101 (EleutherAI, CC BY 4.0)"),
         "unit-note-gb" => ("GB = 10⁹ bytes", "GB = 10⁹ 바이트"),
         "unit-note-gib" => ("GiB = 2³⁰ bytes", "GiB = 2³⁰ 바이트"),
@@ -341,8 +450,8 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "sgd" => ("SGD", "SGD"),
         "compute-short" => ("compute", "계산량"),
         "recompute-none" => ("no recomputation", "재계산 없음"),
-        "recompute-selective" => ("selective", "선택적 재계산"),
-        "recompute-full" => ("full", "전체 재계산"),
+        "recompute-selective" => ("selective recomputation", "선택적 재계산"),
+        "recompute-full" => ("full recomputation", "전체 재계산"),
         "min-gpus" => ("Fewest GPUs that fit", "들어가는 최소 GPU 수"),
         "use-min" => ("Use it", "이 구성 적용"),
         "reserve" => ("reserve", "예비"),
@@ -357,6 +466,9 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "fp-bits" => ("sign · exponent · mantissa", "부호 · 지수 · 가수"),
         "fp-stored" => ("stored value", "저장되는 값"),
         "fp-ranges" => ("Ranges", "표현 범위"),
+        "fp-sign" => ("sign", "부호"),
+        "fp-exponent" => ("exponent", "지수"),
+        "fp-mantissa" => ("mantissa", "가수"),
         "fp-exp-man" => ("exp / man", "지수 / 가수"),
         "fp-max" => ("max", "최댓값"),
         "fp-min-normal" => ("min normal", "최소 정규수"),
@@ -385,12 +497,12 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         ),
         "note-pipeline-activations" => (
             "Pipeline parallelism does not shrink activations: the first stage keeps min(m, p) micro-batches of L/p layers.",
-            "파이프라인 병렬화는 활성값을 줄이지 않습니다: 첫 단계가 L/p개 층의 마이크로배치 min(m, p)개를 들고 있습니다.",
+            "파이프라인 병렬화는 활성값을 줄이지 않습니다: 첫 단계가 L/p개 층의 마이크로배치를 m과 p 중 작은 수만큼 들고 있습니다.",
         ),
         "note-live-zero3-only" => ("Only ZeRO-3 gathers parameters on the fly.", "파라미터를 그때그때 모으는 것은 ZeRO-3뿐입니다."),
         "note-achieved-flops" => (
-            "τ is the achieved FLOP/s, not the datasheet peak: the article cites 150 (GPT-NeoX) and 180 (Flash Attention) per A100; below 115 something is wrong.",
-            "τ는 데이터시트 최대치가 아니라 실제로 낸 FLOP/s입니다: 원문은 A100 한 장당 150(GPT-NeoX), 180(Flash Attention)을 들고, 115보다 낮으면 어딘가 문제가 있다고 합니다.",
+            "τ is the achieved FLOP/s, not the datasheet peak: the article cites 150 (GPT-NeoX) and 180 (FlashAttention) per A100; below 115 something is wrong.",
+            "τ는 데이터시트 최대치가 아니라 실제로 낸 FLOP/s입니다: 원문은 A100 한 장당 150(GPT-NeoX), 180(FlashAttention)을 들고, 115보다 낮으면 어딘가 문제가 있다고 합니다.",
         ),
         "note-200b" => (
             "Whatever the Chinchilla point, the article advises against fewer than 200B tokens.",
@@ -465,7 +577,7 @@ pub fn warning(lang: Lang, w: &Warning) -> String {
         Warning::TpAcrossNodes { tp } => format!("텐서 병렬 {tp} > 8: 노드 사이의 느린 연결을 건넙니다"),
         Warning::PipelineWithZero23 { zero } => {
             format!(
-                "파이프라인 병렬화와 ZeRO-{zero}는 DeepSpeed에서 막혀 있습니다 (그래디언트 샤딩 vs 그래디언트 누적)"
+                "파이프라인 병렬화와 ZeRO-{zero}는 DeepSpeed에서 함께 쓸 수 없습니다 (그래디언트 샤딩과 그래디언트 누적이 충돌)"
             )
         }
         Warning::PipelineUneven { layers, pp } => format!(
@@ -473,7 +585,7 @@ pub fn warning(lang: Lang, w: &Warning) -> String {
             layers.div_ceil(*pp)
         ),
         Warning::FewMicroBatches { grad_accum, pp } => format!(
-            "파이프라인 단계 {pp}개에 마이크로배치 {grad_accum}개: 파이프라인이 다 차지 않습니다 (버블 {:.0}%)",
+            "파이프라인 단계 {pp}개에 마이크로배치 {grad_accum}개: 파이프라인이 다 차지 않아 스텝의 {:.0}% 동안 쉽니다",
             100.0 * tmath::parallel::bubble_fraction(*pp, *grad_accum)
         ),
         Warning::TokensBelowFloor { tokens } => {
@@ -528,12 +640,14 @@ fn error_text(lang: Lang, e: &SettingError, field: String) -> String {
         (Lang::En, SettingError::UnknownKey(k)) => format!("unknown key '{}'", cut(k)),
         (Lang::Ko, SettingError::UnknownKey(k)) => format!("알 수 없는 항목 '{}'", cut(k)),
         (Lang::En, SettingError::BadNumber { value, why, .. }) => match why {
-            NumberError::NotFinite => format!("{field}: '{}' is too large", cut(value)),
+            NumberError::TooLarge => format!("{field}: '{}' is too large", cut(value)),
+            NumberError::NotFinite => format!("{field}: '{}' is not a finite number", cut(value)),
             NumberError::Empty => format!("{field}: empty"),
             _ => format!("{field}: '{}' is not a number (try 7e9, 7B, 1.4T)", cut(value)),
         },
         (Lang::Ko, SettingError::BadNumber { value, why, .. }) => match why {
-            NumberError::NotFinite => format!("{field}: '{}'은(는) 너무 큽니다", cut(value)),
+            NumberError::TooLarge => format!("{field}: '{}'은(는) 너무 큽니다", cut(value)),
+            NumberError::NotFinite => format!("{field}: '{}'은(는) 유한한 수가 아닙니다", cut(value)),
             NumberError::Empty => format!("{field}: 비어 있습니다"),
             _ => format!("{field}: '{}'은(는) 숫자가 아닙니다 (예: 7e9, 7B, 70억)", cut(value)),
         },

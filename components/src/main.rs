@@ -15,7 +15,6 @@ mod panels;
 mod panic_page;
 mod shell;
 mod tr;
-mod tree;
 
 fn main() {
     panic_page::install();

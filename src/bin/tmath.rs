@@ -1,6 +1,7 @@
 //! `tmath`: the calculator on the command line. `tmath --help` lists the flags.
 
 use std::process::ExitCode;
+use tmath::json;
 use tmath::keys::{self as settings, Kind, SettingError, State, Target, K, KEYS};
 use tmath::units::{format_count, format_sig};
 use tmath::{evaluate, Report, Settings};
@@ -227,7 +228,7 @@ fn plan(args: &[String]) -> Result<String, String> {
         report.layouts.truncate(k);
     }
     if cli.json {
-        return serde_json::to_string_pretty(&report).map_err(|e| e.to_string());
+        return json::to_tree(&report).map(|t| json::to_json(&t)).map_err(|e| e.to_string());
     }
     let mut s = match report.min_gpus {
         Some(m) => format!(
@@ -277,7 +278,7 @@ fn run(args: &[String]) -> Result<String, String> {
     let config = settings.resolve().map_err(|e| e.to_string())?;
     let report = evaluate(&config);
     if cli.json {
-        serde_json::to_string_pretty(&report).map_err(|e| e.to_string())
+        json::to_tree(&report).map(|t| json::to_json(&t)).map_err(|e| e.to_string())
     } else {
         Ok(receipt(&report))
     }

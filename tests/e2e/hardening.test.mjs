@@ -44,7 +44,7 @@ test("the page carries a content-security policy and talks only to its origin", 
   const html = fs.readFileSync(path.join(ROOT, "dist/index.html"), "utf8");
   const csp = html.match(/http-equiv="Content-Security-Policy" content="([^"]+)"/)?.[1] ?? "";
   assert.match(csp, /default-src 'none'/);
-  assert.match(csp, /script-src 'self' 'sha256-[^']+' 'wasm-unsafe-eval'/);
+  assert.match(csp, /script-src 'self' 'sha256-[^']+' 'sha256-[^']+' 'wasm-unsafe-eval'/);
   assert.doesNotMatch(csp, /https?:/, "no other origin allowed");
   assert.ok(fs.readdirSync(path.join(ROOT, "dist")).every((f) => !f.endsWith(".map")));
   // open() records every request that leaves the serving origin as a problem.

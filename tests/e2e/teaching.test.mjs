@@ -1,36 +1,11 @@
-// Teaching and embedding: Korean throughout, embed mode, presets with their
-// published numbers, the floating-point explorer, exports.
+// Teaching: a view opened by its link, presets with their published numbers,
+// the floating-point explorer, exports.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import { startBrowser, open, tmathJson, domBytes } from "./harness.mjs";
 
 const env = startBrowser();
-
-// Names that stay as they are in Korean text (products, papers, units, symbols).
-const NEUTRAL = new Set(["GPU", "GPUs", "AdamW", "Adam", "SGD", "ZeRO", "MoE", "TFLOP", "FLOPs", "FLOP", "TSP", "NVLink",
-  "InfiniBand", "CUDA", "Megatron", "NVIDIA", "A100", "H100", "H200", "B200", "AMD", "Instinct", "MI300X", "V100", "L40S",
-  "GeForce", "RTX", "SXM", "English", "Llama", "Mistral", "DeepSeek", "Pythia", "NeoX", "USD", "GiB", "PNG", "JSON", "CSV", "ZeRO-R",
-  "fp32", "fp16", "bf16", "int8", "int4", "active", "Transformer", "Math", "EleutherAI", "BY", "fp8"]);
-
-test("?lang=ko shows Korean throughout; ?lang=en English", async () => {
-  const { page, context, problems } = await open(env.browser, `${env.server.base}?lang=ko`, { origin: env.server.origin });
-  assert.equal(await page.getAttribute("html", "lang"), "ko");
-  const texts = await page.$$eval("label, legend, h1, h2, h3, summary, caption, th, dt, button, .verdict, .subtitle, option", (els) =>
-    els.map((e) => e.textContent.trim()).filter(Boolean),
-  );
-  const english = texts.filter((t) => {
-    if (/[\uac00-\ud7a3]/.test(t)) return false; // has Hangul
-    const words = t.match(/[A-Za-z]{4,}/g) ?? [];
-    return words.some((w) => !NEUTRAL.has(w));
-  });
-  assert.deepEqual(english, [], "English left in the Korean page");
-  await page.selectOption('select[name="lang"]', "en");
-  await page.waitForFunction(() => document.documentElement.lang === "en");
-  assert.ok((await page.textContent("h1")).includes("Transformer Math calculator"));
-  assert.deepEqual(problems, []);
-  await context.close();
-});
 
 test("?view= on the full page opens it at that panel", async () => {
   const { page, context, problems } = await open(env.browser, `${env.server.base}?view=zero&lang=en`, { origin: env.server.origin });
@@ -116,7 +91,7 @@ test("exports download files whose contents match the screen", async () => {
   const json = JSON.parse(await grab("json"));
   assert.equal(json.result.per_gpu_bytes.total, dom.total);
   assert.deepEqual(json.result, tmathJson([...new URLSearchParams(q).entries()]));
-  assert.deepEqual(Object.keys(json).sort(), ["query", "result"]);
+  assert.deepEqual(Object.keys(json).sort(), ["query", "result", "state"]);
   const csv = (await grab("csv")).toString();
   assert.ok(csv.startsWith("key,value\n"));
   assert.ok(csv.includes(`per_gpu_bytes.total,${dom.total}`), csv.slice(0, 400));

@@ -206,8 +206,35 @@ pub fn LineChart(
             })
         })
     };
+    // The same numbers as a table, for a screen reader: one row per x, one column per line.
+    let table = move || {
+        scene.with(|s| {
+            let xs: Vec<f64> = s.series.first().map(|l| l.points.iter().map(|p| p.0).collect()).unwrap_or_default();
+            let head = s.series.iter().map(|l| view! { <th scope="col">{l.label.clone()}</th> }).collect_view();
+            let rows = xs
+                .iter()
+                .enumerate()
+                .map(|(i, &x)| {
+                    let cells = s
+                        .series
+                        .iter()
+                        .map(|l| view! { <td>{l.points.get(i).map(|p| s.y.label(p.1, s.lang)).unwrap_or_default()}</td> })
+                        .collect_view();
+                    view! { <tr><th scope="row">{count(s.lang, x)}</th>{cells}</tr> }
+                })
+                .collect_view();
+            view! {
+                <table class="sr-only" data-testid=format!("{testid}-table")>
+                    <caption>{label.get()}</caption>
+                    <thead><tr><th scope="col">{s.x_name.clone()}</th>{head}</tr></thead>
+                    <tbody>{rows}</tbody>
+                </table>
+            }
+        })
+    };
     view! {
         {canvas_view(canvas, size, testid, label)}
         <ul class="chart-legend">{legend}</ul>
+        <div class="sr-only">{table}</div>
     }
 }

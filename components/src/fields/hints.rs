@@ -47,7 +47,9 @@ pub fn widget(k: K) -> Widget {
         K::MicroBatch => number(Some(Scale::Pow2 { min: 0, max: 6 }), ""),
         K::Dp | K::Gpus => number(Some(Scale::Pow2 { min: 0, max: 14 }), ""),
         K::GradAccum => number(Some(Scale::Pow2 { min: 0, max: 9 }), ""),
-        K::GpuMem | K::ReserveGb => number(None, "GB"),
+        // The driver's total, in the unit it is read in (an "80 GB" A100 reports 80 GiB).
+        K::GpuMem => number(None, "GiB"),
+        K::ReserveGb => number(None, "GB"),
         K::Tflops => number(Some(Scale::Log { min: 10.0, max: 3000.0 }), "TFLOP/s"),
         K::UsdPerGpuHour => number(None, "USD"),
         K::FragmentationPct => number(None, "%"),

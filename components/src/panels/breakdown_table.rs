@@ -78,7 +78,13 @@ pub fn BreakdownTable(
                 <tr data-testid="gpu-capacity" data-bytes=text(move || capacity().get().to_string())>
                     <th scope="row"><Tr key="capacity" /></th>
                     <td class="num">{text(move || ctx.units().format(capacity()))}</td>
-                    <td class="detail">{move || ctx.shown.with(|r| r.config.gpu.label)}</td>
+                    // The vendor's label beside what the driver reports: "141 GB" is not the 143 771 MiB that fit.
+                    <td class="detail" data-testid="gpu-label">
+                        {text(move || ctx.shown.with(|r| {
+                            let mib = r.config.gpu_mem_bytes / 1_048_576.0;
+                            format!("{}, {} {} MiB", r.config.gpu.label, ctx.t("usable"), crate::i18n::grouped_sig(mib.round()))
+                        }))}
+                    </td>
                 </tr>
                 <Show when=move || { cpu().get() > 0.0 }>
                     <tr data-testid="cpu-per-node" data-bytes=text(move || cpu().get().to_string())>

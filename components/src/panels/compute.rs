@@ -130,9 +130,9 @@ pub fn ComputeView(
                 </div>
                 // Beyond the article's compute: on the full page only.
                 {(mode == Mode::Page).then(|| view! {
-                <div data-testid="bubble" data-value=text(move || r.with(|r| r.bubble()).to_string())>
+                <div data-testid="bubble" data-value=text(move || r.with(|r| r.bubble_fraction()).to_string())>
                     <dt><Tr key="bubble" /></dt>
-                    <dd>{text(move || format!("{}%", format_sig(100.0 * r.with(|r| r.bubble()))))}</dd>
+                    <dd>{text(move || format!("{}% {}", format_sig(100.0 * r.with(|r| r.bubble_fraction())), ctx.t("of-the-step")))}</dd>
                     <dd class="detail">
                         {text(move || {
                             r.with(|r| {

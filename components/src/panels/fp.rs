@@ -38,12 +38,21 @@ fn class_key(c: Class) -> &'static str {
 const GRAD: f64 = 1e-8;
 const SCALE: f64 = 1024.0;
 
-fn bits(f: Format, x: f64) -> impl IntoView {
+fn bits(f: Format, x: f64, lang: tmath::page::Lang) -> impl IntoView {
     let e = f.encode(x);
     let exp = format!("{:0width$b}", e.exponent_field, width = f.exponent_bits as usize);
     let man = format!("{:0width$b}", e.mantissa_field, width = f.mantissa_bits as usize);
     view! {
-        <span class="bits" aria-label=format!("sign {} exponent {exp} mantissa {man}", e.sign as u8)>
+        <span
+            class="bits"
+            aria-label=format!(
+                "{} {} {} {exp} {} {man}",
+                crate::i18n::tr(lang, "fp-sign"),
+                e.sign as u8,
+                crate::i18n::tr(lang, "fp-exponent"),
+                crate::i18n::tr(lang, "fp-mantissa")
+            )
+        >
             <span class="b-sign">{(e.sign as u8).to_string()}</span>
             <span class="b-exp">{exp.clone()}</span>
             <span class="b-man">{man.clone()}</span>
@@ -100,7 +109,7 @@ pub fn FpView(
                                             view! {
                                                 <tr data-testid=format!("fp-{}", f.name) data-value=e.value.to_string()>
                                                     <th scope="row">{f.name}</th>
-                                                    <td>{bits(f, x)}</td>
+                                                    <td>{bits(f, x, ctx.lang.get())}</td>
                                                     <td>
                                                         {sci(e.value)} " "
                                                         <span class="fp-class">{ctx.t(class_key(e.class))}</span>

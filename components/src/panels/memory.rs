@@ -7,9 +7,12 @@ use crate::bind::text;
 use crate::charts::geometry::Bar;
 use crate::charts::stacked_bars::StackedBars;
 use crate::ctx::{use_ctx, Ctx};
+use crate::tr::Tr;
 use leptos::prelude::*;
+use tmath::keys::K;
 use tmath::memory::Part;
 use tmath::presets::Variant;
+use tmath::remedy::{Kind as RemedyKind, Remedy};
 use tmath::units::Bytes;
 use tmath::{evaluate, Report};
 
@@ -25,6 +28,72 @@ pub fn verdict_of(ctx: Ctx, r: &Report) -> String {
         format!("✓ {} — {} {}", ctx.t("fits"), u.format(r.headroom()), ctx.t("headroom"))
     } else {
         format!("✗ {} — {} {}", ctx.t("does-not-fit"), ctx.t("over-by"), u.format(Bytes(-r.headroom().get())))
+    }
+}
+
+/// The warnings that change what the verdict means (a pipeline that never
+/// fills, a layout DeepSpeed refuses, TP across nodes), in the page's language; tracked.
+pub fn qualifiers(ctx: Ctx) -> Vec<String> {
+    let lang = ctx.lang.get();
+    ctx.shown
+        .with(|r| r.warnings.iter().filter(|w| w.qualifies_verdict()).map(|w| crate::i18n::warning(lang, w)).collect())
+}
+
+/// A remedy's name, in the page's language.
+fn remedy_text(ctx: Ctx, r: &Remedy) -> String {
+    let lang = ctx.lang.get();
+    let what = match r.kind {
+        RemedyKind::FullRecompute => ctx.t("remedy-recompute").to_string(),
+        RemedyKind::Offload => ctx.t("remedy-offload").to_string(),
+        RemedyKind::SeqLen(s) => format!("{} s = {}", ctx.t("remedy-seq"), crate::i18n::count(lang, s as f64)),
+        RemedyKind::Gpus(n) => crate::i18n::gpus(lang, n),
+    };
+    let extra: Vec<String> = r
+        .changes
+        .iter()
+        .filter(|(k, _)| !matches!((r.kind, k), (RemedyKind::Gpus(_), K::Dp) | (RemedyKind::SeqLen(_), K::SeqLen)))
+        .filter(|(k, _)| {
+            !matches!((r.kind, k), (RemedyKind::FullRecompute, K::Recompute) | (RemedyKind::Offload, K::Offload))
+        })
+        .map(|(k, v)| crate::i18n::change_text(lang, *k, v))
+        .collect();
+    let what = if extra.is_empty() { what } else { format!("{what} + {}", extra.join(", ")) };
+    let verdict = if r.fits { format!("✓ {}", ctx.t("fits")) } else { format!("✗ {}", ctx.t("does-not-fit")) };
+    format!("{what}: {} {verdict}", ctx.units().format(Bytes(r.bytes)))
+}
+
+/// What would make it fit, each a button that applies it (the calculator's own remedies).
+#[component]
+pub fn Remedies(
+    /// The remedies to offer.
+    remedies: Signal<Vec<Remedy>>,
+) -> impl IntoView {
+    let ctx = use_ctx();
+    view! {
+        <Show when=move || remedies.with(|r| !r.is_empty())>
+            <div class="remedies" data-testid="remedies">
+                <p><Tr key="remedies" /></p>
+                <ul>
+                    {move || {
+                        remedies
+                            .get()
+                            .into_iter()
+                            .map(|r| {
+                                let label = remedy_text(ctx, &r);
+                                let pairs: Vec<(&'static str, String)> = r.changes.iter().map(|(k, v)| (k.name(), v.clone())).collect();
+                                view! {
+                                    <li class:ok=r.fits>
+                                        <button type="button" data-remedy=format!("{:?}", r.kind) on:click=move |_| ctx.set_all(&pairs)>
+                                            {label}
+                                        </button>
+                                    </li>
+                                }
+                            })
+                            .collect_view()
+                    }}
+                </ul>
+            </div>
+        </Show>
     }
 }
 
@@ -131,6 +200,10 @@ pub fn MemoryView(
         >
             {move || verdict(ctx)}
         </p>
+        // Beside the verdict, what changes its meaning.
+        <ul class="qualifiers" data-testid="qualifiers">
+            {move || qualifiers(ctx).into_iter().map(|w| view! { <li>{w}</li> }).collect_view()}
+        </ul>
         <StackedBars
             bars=bars
             capacity=capacity
@@ -142,6 +215,10 @@ pub fn MemoryView(
             font=mode.font()
             legend=legend(ctx, parts)
         />
+        {(mode == Mode::Page).then(|| {
+            let remedies = Signal::derive(move || ctx.result.with(|r| r.as_ref().map(|r| tmath::remedy::for_config(&r.config)).unwrap_or_default()));
+            view! { <Remedies remedies=remedies /> }
+        })}
         <BreakdownTable compact=mode != Mode::Page />
     }
 }

@@ -77,7 +77,7 @@ pub fn PlannerView(
                 {move || {
                     ctx.plan.with(|o| {
                         format!(
-                            "{} {} GB + {}% · G = {} · NVLink {} GB/s · IB {} GB/s",
+                            "{} {} GB + {}% · G = {} · NVLink {} GB/s · InfiniBand {} GB/s",
                             ctx.t("reserve"),
                             o.reserve_bytes / 1e9,
                             o.fragmentation * 100.0,
@@ -147,5 +147,15 @@ pub fn PlannerView(
                 </table>
             </div>
             <p class="detail" hidden=move || report.with(|r| r.layouts.iter().any(|l| l.fits))><Tr key="no-layout" /></p>
+            // Nothing fits on these GPUs: what would, each with its verdict and one click.
+            <crate::panels::memory::Remedies remedies=Signal::derive(move || {
+                let nothing = report.with(|r| !r.layouts.iter().any(|l| l.fits));
+                if !nothing {
+                    return Vec::new();
+                }
+                base.with(|r| {
+                    r.as_ref().map(|r| ctx.plan.with(|o| tmath::remedy::for_layouts(&r.config, o, r.config.layout.gpus()))).unwrap_or_default()
+                })
+            }) />
     }
 }

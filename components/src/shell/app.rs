@@ -15,8 +15,16 @@ use tmath::keys::Target;
 /// it is written once the input settles.
 const URL_DEBOUNCE_MS: u32 = 150;
 
+/// The HTML's skeleton (what a slow link shows until now) gives way to the app.
+fn drop_skeleton() {
+    if let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("skeleton")) {
+        el.remove();
+    }
+}
+
 #[component]
 pub fn App() -> impl IntoView {
+    drop_skeleton();
     let query = current_query();
     let (mut state, errors) = tmath::link::load(&query);
     // A slide's link without the state (`?present=1&slide=3`) opens on that slide's own state.

@@ -31,12 +31,19 @@ pub fn SummaryBar() -> impl IntoView {
         </span>
     }
     .attr("elementtiming", "first-result");
+    // The warnings that change the verdict's meaning, counted beside it.
+    let qualifiers = Memo::new(move |_| crate::panels::memory::qualifiers(ctx));
     view! {
         <section class="summary" class:stale=move || ctx.stale() data-testid="summary" aria-label=move || ctx.t("summary")>
             <Show when=move || ctx.stale()>
                 <span class="stale-mark" data-testid="stale"><Tr key="stale-short" /></span>
             </Show>
             {memory}
+            <Show when=move || qualifiers.with(|q| !q.is_empty())>
+                <span class="warn-count" data-testid="warning-count" title=move || qualifiers.get().join("\n")>
+                    {move || format!("⚠ {}", crate::i18n::warnings_count(ctx.lang.get(), qualifiers.with(Vec::len)))}
+                </span>
+            </Show>
             <span>
                 <span class="k"><Tr key="flops" /></span>
                 " "

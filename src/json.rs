@@ -1,8 +1,11 @@
-//! The exports' JSON and CSV without serde_json: the core's `Serialize` impls
-//! (the same that make `tmath --json`) write into a small tree, which prints as
-//! JSON or flattens to CSV rows. serde_json's serializer, value type and float
-//! printer were 10.7 KiB of the gzipped wasm (measured); this is a fraction.
+//! The one JSON and CSV writer, of the command line and of the page's
+//! exports: the `Serialize` impls write into a small tree, which prints as
+//! JSON (as serde_json prints it: a test holds the two together) or flattens
+//! to CSV rows. Not serde_json itself: its serializer, value type and float
+//! printer were 10.7 KiB of the page's gzipped wasm (measured); this is a fraction.
 
+use crate::keys::State;
+use crate::report::Report;
 use serde::ser::{self, Serialize};
 use std::fmt::{self, Display, Write};
 
@@ -339,6 +342,67 @@ macro_rules! struct_impl {
 
 struct_impl!(SerializeStruct, SerializeStructVariant);
 
+/// What an export holds: the share link, every key's value (the page's own
+/// language and unit among them), and the result (`tmath --json`'s object).
+pub fn export(state: &State, report: &Report) -> Node {
+    let keys =
+        crate::keys::KEYS.iter().map(|k| (k.name.to_string(), Node::Str(state.value(k.name).unwrap_or_default())));
+    Node::Map(vec![
+        ("query".into(), Node::Str(crate::link::query(state))),
+        ("state".into(), Node::Map(keys.collect())),
+        ("result".into(), to_tree(report).unwrap_or(Node::Null)),
+    ])
+}
+
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+/// An export as `key,value` rows, each key once: the state's keys in their
+/// link spelling, then the result's fields (nested ones as `a.b`) that do not
+/// repeat a key of the state (`active_params` is `active-params`).
+pub fn to_csv(export: &Node) -> String {
+    let mut out = String::from("key,value\n");
+    let Node::Map(parts) = export else { return out };
+    let part = |name: &str| parts.iter().find(|(k, _)| k == name).map(|(_, v)| v);
+    let mut seen = std::collections::HashSet::new();
+    if let Some(Node::Map(state)) = part("state") {
+        for (k, v) in state {
+            if let Node::Str(v) = v {
+                seen.insert(k.replace('-', "_"));
+                out.push_str(&format!("{k},{}\n", csv_field(v)));
+            }
+        }
+    }
+    let mut row = |k: String, v: &Node| {
+        if seen.insert(k.clone()) {
+            let text = match v {
+                Node::Str(s) => s.clone(),
+                Node::List(items) => items
+                    .iter()
+                    .map(|i| if let Node::Str(s) = i { s.clone() } else { to_compact_json(i) })
+                    .collect::<Vec<_>>()
+                    .join("; "),
+                other => to_compact_json(other),
+            };
+            out.push_str(&format!("{k},{}\n", csv_field(&text)));
+        }
+    };
+    if let Some(Node::Map(result)) = part("result") {
+        for (k, v) in result {
+            match v {
+                Node::Map(inner) => inner.iter().for_each(|(k2, v2)| row(format!("{k}.{k2}"), v2)),
+                other => row(k.clone(), other),
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -394,5 +458,27 @@ mod tests {
             assert_eq!(serde_json::from_str::<serde_json::Value>(&text).unwrap(), expected, "{text}");
         }
         assert_eq!(to_json(&Node::List(vec![])), "[]");
+    }
+
+    #[test]
+    fn exports_carry_the_state_and_the_result_each_key_once() {
+        let (state, _) = crate::link::load("params=7B&lang=ko&units=gib");
+        let r = crate::evaluate(&state.settings.resolve().unwrap());
+        let e = export(&state, &r);
+        let j: serde_json::Value = serde_json::from_str(&to_json(&e)).unwrap();
+        assert_eq!(j["result"], serde_json::to_value(&r).unwrap(), "tmath --json's object");
+        assert_eq!(j["result"]["per_gpu_bytes"]["optimizer"], 84e9);
+        assert_eq!((&j["state"]["lang"], &j["state"]["units"]), (&"ko".into(), &"gib".into()));
+        assert_eq!(j["query"], "?params=7000000000&lang=ko&units=gib");
+        let csv = to_csv(&e);
+        assert!(csv.contains("per_gpu_bytes.optimizer,84000000000.0\n"), "{csv}");
+        assert!(csv.contains("params,7000000000\n") && csv.contains("lang,ko\n"));
+        let keys: Vec<&str> = csv.lines().skip(1).map(|l| l.split(',').next().unwrap()).collect();
+        let mut unique = keys.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(keys.len(), unique.len(), "each key once");
+        assert!(!keys.contains(&"active_params"), "active-params is already a key");
+        assert_eq!(csv_field("a,b"), "\"a,b\"");
     }
 }

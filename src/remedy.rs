@@ -1,0 +1,175 @@
+//! What would make a run fit when it does not: full recomputation, optimizer
+//! offload, a shorter sequence, or more GPUs (whole nodes). Each remedy comes
+//! with the keys that apply it and its verdict, for the page to offer in one click.
+
+use crate::config::{Config, Offload, Recompute, ZeroStage};
+use crate::keys::K;
+use crate::memory;
+use crate::planner::{self, PlanOptions};
+
+/// One kind of change.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Kind {
+    /// Activation recomputation of every layer.
+    FullRecompute,
+    /// The optimizer states in CPU memory (ZeRO-Offload, at least ZeRO-1).
+    Offload,
+    /// The longest power-of-two sequence that fits.
+    SeqLen(u64),
+    /// The fewest GPUs, in whole nodes, that fit.
+    Gpus(u64),
+}
+
+/// A change and what it gives.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Remedy {
+    pub kind: Kind,
+    /// The keys that apply it, as a control would set them.
+    pub changes: Vec<(K, String)>,
+    /// Whether it fits with the change.
+    pub fits: bool,
+    /// Per-GPU bytes with the change (with the planner's reserve, for the planner's remedies).
+    pub bytes: f64,
+}
+
+fn per_gpu(c: &Config) -> f64 {
+    memory::training_memory(c).total().get()
+}
+
+/// Remedies for the calculator's configuration, each applied alone to it
+/// (none when it fits). The sequence is halved down to 128; the GPU count grows
+/// by whole nodes at the current t and p, with ZeRO-3 when sharding is what is missing.
+pub fn for_config(c: &Config) -> Vec<Remedy> {
+    if per_gpu(c) <= c.gpu_mem_bytes {
+        return Vec::new();
+    }
+    let verdict = |kind, changes, alt: Config| {
+        let bytes = per_gpu(&alt);
+        Remedy { kind, changes, fits: bytes <= alt.gpu_mem_bytes, bytes }
+    };
+    let mut out = Vec::new();
+    if c.recompute != Recompute::Full {
+        let alt = Config { recompute: Recompute::Full, ..c.clone() };
+        out.push(verdict(Kind::FullRecompute, vec![(K::Recompute, Recompute::Full.as_str().into())], alt));
+    }
+    if c.offload == Offload::None {
+        let zero = c.zero.max(ZeroStage::ALL[1]);
+        let alt = Config { offload: Offload::Optimizer, zero, ..c.clone() };
+        let mut changes = vec![(K::Offload, Offload::Optimizer.as_str().into())];
+        if zero != c.zero {
+            changes.push((K::Zero, zero.get().to_string()));
+        }
+        out.push(verdict(Kind::Offload, changes, alt));
+    }
+    let seq = std::iter::successors(Some(c.seq_len / 2), |s| Some(s / 2)).take_while(|&s| s >= 128);
+    if let Some(s) = seq.clone().find(|&s| {
+        let alt = Config { seq_len: s, ..c.clone() };
+        per_gpu(&alt) <= alt.gpu_mem_bytes
+    }) {
+        out.push(verdict(Kind::SeqLen(s), vec![(K::SeqLen, s.to_string())], Config { seq_len: s, ..c.clone() }));
+    }
+    // More data parallelism, in whole nodes, up to 2¹⁴ GPUs: as configured; else
+    // with ZeRO-3 (sharding is what is missing), full recomputation (activations
+    // do not shrink with d), or both.
+    let mp = c.layout.model_parallel();
+    let more = |zero: ZeroStage, recompute: Recompute| {
+        (c.layout.dp + 1..=(16384 / mp).max(c.layout.dp)).find_map(|d| {
+            let alt = Config { layout: crate::config::Layout { dp: d, ..c.layout }, zero, recompute, ..c.clone() };
+            (planner::whole_nodes(mp * d) && per_gpu(&alt) <= alt.gpu_mem_bytes).then_some(alt)
+        })
+    };
+    let (z3, full) = (ZeroStage::ALL[3].max(c.zero), Recompute::Full);
+    let found = more(c.zero, c.recompute)
+        .or_else(|| more(z3, c.recompute))
+        .or_else(|| more(c.zero, full))
+        .or_else(|| more(z3, full));
+    if let Some(alt) = found {
+        let mut changes = vec![(K::Dp, alt.layout.dp.to_string())];
+        if alt.zero != c.zero {
+            changes.push((K::Zero, alt.zero.get().to_string()));
+        }
+        if alt.recompute != c.recompute {
+            changes.push((K::Recompute, alt.recompute.as_str().into()));
+        }
+        out.push(verdict(Kind::Gpus(alt.layout.gpus()), changes, alt));
+    }
+    out
+}
+
+/// Remedies when no layout fits on `n` GPUs (the planner searches every
+/// recomputation already): offload, a shorter sequence, or more GPUs; each with
+/// the fastest layout that then fits.
+pub fn for_layouts(base: &Config, o: &PlanOptions, n: u64) -> Vec<Remedy> {
+    let fastest = |c: &Config, n: u64| planner::layouts(c, o, n).into_iter().find(|l| l.fits);
+    let with_layout = |kind, mut extra: Vec<(K, String)>, c: &Config, n: u64| {
+        fastest(c, n).map(|l| {
+            let mut changes: Vec<(K, String)> =
+                l.to_pairs().into_iter().filter_map(|(k, v)| K::of(k).map(|k| (k, v))).collect();
+            changes.append(&mut extra);
+            Remedy { kind, changes, fits: true, bytes: l.needed_bytes }
+        })
+    };
+    let mut out = Vec::new();
+    let offloaded = Config { offload: Offload::Optimizer, ..base.clone() };
+    out.extend(with_layout(Kind::Offload, vec![(K::Offload, Offload::Optimizer.as_str().into())], &offloaded, n));
+    let seq = std::iter::successors(Some(base.seq_len / 2), |s| Some(s / 2)).take_while(|&s| s >= 128);
+    out.extend(seq.into_iter().find_map(|s| {
+        let c = Config { seq_len: s, ..base.clone() };
+        with_layout(Kind::SeqLen(s), vec![(K::SeqLen, s.to_string())], &c, n)
+    }));
+    if let Some(m) = planner::min_gpus(base, o).filter(|&m| m > n) {
+        out.extend(with_layout(Kind::Gpus(m), Vec::new(), base, m));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Settings;
+
+    fn config(pairs: &[(&str, &str)]) -> Config {
+        Settings::from_pairs(pairs.iter().copied()).0.resolve().unwrap()
+    }
+
+    /// The lecture's 70B under ZeRO-3 on 8 A100s: recomputation alone cannot
+    /// help (140 GB of states), nor more GPUs alone (521 GB of activations);
+    /// 16 GPUs with full recomputation do. Every verdict holds when applied.
+    #[test]
+    fn the_70b_lecture_case() {
+        let c = config(&[("model", "llama-2-70b"), ("seq-len", "4096"), ("dp", "8"), ("zero", "3")]);
+        let r = for_config(&c);
+        let full = r.iter().find(|x| x.kind == Kind::FullRecompute).unwrap();
+        assert!(!full.fits);
+        let gpus = r.iter().find(|x| matches!(x.kind, Kind::Gpus(_))).unwrap();
+        assert_eq!(gpus.kind, Kind::Gpus(16));
+        assert!(gpus.fits && gpus.changes.contains(&(K::Recompute, "full".into())), "{gpus:?}");
+        for x in &r {
+            let mut s =
+                Settings::from_pairs([("model", "llama-2-70b"), ("seq-len", "4096"), ("dp", "8"), ("zero", "3")]).0;
+            for (k, v) in &x.changes {
+                s.set(k.name(), v).unwrap();
+            }
+            let applied = s.resolve().unwrap();
+            assert_eq!(per_gpu(&applied) <= applied.gpu_mem_bytes, x.fits, "{x:?}");
+        }
+        assert!(for_config(&Config {
+            layout: crate::config::Layout { tp: 1, pp: 1, dp: 16 },
+            recompute: Recompute::Full,
+            ..c
+        })
+        .is_empty());
+    }
+
+    #[test]
+    fn planner_remedies_fit_and_keep_whole_nodes() {
+        let c = config(&[("model", "llama-3-70b"), ("seq-len", "8192"), ("gpu", "a100-40gb")]);
+        let o = PlanOptions::default();
+        assert!(planner::layouts(&c, &o, 8).iter().all(|l| !l.fits), "nothing fits on 8");
+        let r = for_layouts(&c, &o, 8);
+        assert!(r.iter().all(|x| x.fits));
+        let more = r.iter().find(|x| matches!(x.kind, Kind::Gpus(_))).expect("more GPUs");
+        let Kind::Gpus(n) = more.kind else { unreachable!() };
+        assert!(planner::whole_nodes(n) && n > 8);
+    }
+}
