@@ -202,6 +202,44 @@ pub fn gpu(name: &str) -> Option<&'static Gpu> {
     GPUS.iter().find(|g| g.name.eq_ignore_ascii_case(name.trim()))
 }
 
+/// A published shape, for a bare P: L, h, a of a model of about `params`.
+#[derive(Debug, PartialEq)]
+pub struct Shape {
+    pub params: f64,
+    pub arch: crate::config::Architecture,
+    /// The model it is the shape of.
+    pub model: &'static str,
+    pub source: &'static str,
+}
+
+const fn shape(params: f64, layers: u64, hidden: u64, heads: u64, model: &'static str, source: &'static str) -> Shape {
+    Shape { params, arch: crate::config::Architecture { layers, hidden, heads, vocab: 32000 }, model, source }
+}
+
+/// Shapes of published models from 125M to 1T parameters (the GPT-3 family,
+/// Llama, Megatron): a bare P takes the one nearest in size (on a log scale),
+/// with the default vocabulary of 32 000.
+pub static SHAPES: &[Shape] = &[
+    shape(125e6, 12, 768, 12, "GPT-3 125M", "Brown et al. 2020, Table 2.1"),
+    shape(350e6, 24, 1024, 16, "GPT-3 350M", "Brown et al. 2020, Table 2.1"),
+    shape(760e6, 24, 1536, 16, "GPT-3 760M", "Brown et al. 2020, Table 2.1"),
+    shape(1.3e9, 24, 2048, 16, "GPT-3 1.3B", "Brown et al. 2020, Table 2.1"),
+    shape(2.7e9, 32, 2560, 32, "GPT-3 2.7B", "Brown et al. 2020, Table 2.1"),
+    shape(6.7e9, 32, 4096, 32, "Llama 2 7B", "Touvron et al. 2023, Table 1 (GPT-3 6.7B has the same L and h)"),
+    shape(13e9, 40, 5120, 40, "Llama 2 13B", "Touvron et al. 2023, Table 1"),
+    shape(32.5e9, 60, 6656, 52, "LLaMA 33B", "Touvron et al. 2023a, Table 2"),
+    shape(65e9, 80, 8192, 64, "Llama 2 70B", "Touvron et al. 2023, Table 1 (without its grouped-query attention)"),
+    shape(175e9, 96, 12288, 96, "GPT-3 175B", "Brown et al. 2020, Table 2.1"),
+    shape(530e9, 105, 20480, 128, "MT-NLG 530B", "Korthikanti et al. 2022, Table 3"),
+    shape(1e12, 128, 25600, 160, "Megatron 1T", "Korthikanti et al. 2022, Table 3"),
+];
+
+/// The shape nearest to `params` in size.
+pub fn nearest_shape(params: f64) -> &'static Shape {
+    let distance = |s: &Shape| (s.params.ln() - params.max(1.0).ln()).abs();
+    SHAPES.iter().min_by(|a, b| distance(a).total_cmp(&distance(b))).unwrap_or(&SHAPES[5])
+}
+
 /// One published model's shape.
 #[derive(Debug, PartialEq, Serialize)]
 pub struct Model {
@@ -447,6 +485,22 @@ pub fn model(name: &str) -> Option<&'static Model> {
 mod tests {
     use super::*;
     use crate::config::Architecture;
+
+    /// A bare P gets a published shape near it: the article's 7B keeps the
+    /// 7B shape, 70B takes Llama's, and the shape's own P stays close to the given one.
+    #[test]
+    fn a_bare_p_takes_the_nearest_published_shape() {
+        assert_eq!(nearest_shape(7e9).arch, crate::settings::DEFAULT_ARCH);
+        assert_eq!(nearest_shape(70e9).arch.layers, 80);
+        assert_eq!(nearest_shape(7.5e9).arch.hidden, 4096);
+        for p in [1e8, 3e8, 1e9, 5e9, 2e10, 1e11, 3e11, 2e12] {
+            let ratio = nearest_shape(p).arch.approx_params().get() / p;
+            assert!((0.5..=2.0).contains(&ratio), "{p}: {ratio}");
+        }
+        for s in SHAPES {
+            assert_eq!(s.arch.hidden % s.arch.heads, 0, "{}", s.source);
+        }
+    }
 
     #[test]
     fn keys_are_unique_and_found() {

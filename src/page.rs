@@ -72,7 +72,7 @@ pub struct PageOptions {
     pub deck: Vec<String>,
     /// The current slide, from 1.
     pub slide: u64,
-    /// The value typed into the floating-point explorer.
+    /// The value typed into the floating-point explorer (0.1 until one is).
     pub fp: Option<String>,
 }
 
@@ -86,7 +86,7 @@ impl Default for PageOptions {
             present: false,
             deck: Vec::new(),
             slide: 1,
-            fp: None,
+            fp: Some("0.1".into()),
         }
     }
 }

@@ -6,7 +6,7 @@ use crate::page::View;
 
 /// One bar of a comparison slide: a label (a translation key) and the keys
 /// that differ from the preset's own state.
-#[derive(Debug)]
+#[derive(Debug, PartialEq)]
 pub struct Variant {
     pub label: &'static str,
     pub query: &'static str,

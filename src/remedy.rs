@@ -28,8 +28,10 @@ pub struct Remedy {
     pub changes: Vec<(K, String)>,
     /// Whether it fits with the change.
     pub fits: bool,
-    /// Per-GPU bytes with the change (with the planner's reserve, for the planner's remedies).
+    /// Per-GPU bytes with the change.
     pub bytes: f64,
+    /// Whether `bytes` includes the planner's reserve and fragmentation.
+    pub with_reserve: bool,
 }
 
 fn per_gpu(c: &Config) -> f64 {
@@ -45,7 +47,7 @@ pub fn for_config(c: &Config) -> Vec<Remedy> {
     }
     let verdict = |kind, changes, alt: Config| {
         let bytes = per_gpu(&alt);
-        Remedy { kind, changes, fits: bytes <= alt.gpu_mem_bytes, bytes }
+        Remedy { kind, changes, fits: bytes <= alt.gpu_mem_bytes, bytes, with_reserve: false }
     };
     let mut out = Vec::new();
     if c.recompute != Recompute::Full {
@@ -106,7 +108,7 @@ pub fn for_layouts(base: &Config, o: &PlanOptions, n: u64) -> Vec<Remedy> {
             let mut changes: Vec<(K, String)> =
                 l.to_pairs().into_iter().filter_map(|(k, v)| K::of(k).map(|k| (k, v))).collect();
             changes.append(&mut extra);
-            Remedy { kind, changes, fits: true, bytes: l.needed_bytes }
+            Remedy { kind, changes, fits: true, bytes: l.needed_bytes, with_reserve: true }
         })
     };
     let mut out = Vec::new();

@@ -53,6 +53,19 @@ pub struct Settings {
     pub convention: Convention,
 }
 
+/// Where a configuration's shape (L, h, a, V) comes from.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ShapeSource {
+    /// A catalogue model's.
+    Model,
+    /// Given key by key (the rest from the default).
+    Given,
+    /// Derived from a bare P: the published shape nearest in size.
+    Derived(&'static catalog::Shape),
+    /// Nothing given: the 7B shape.
+    Default,
+}
+
 /// The default shape when neither a model nor `layers`/`hidden` is given:
 /// a 7B decoder (L = 32, h = 4096, a = 32, as Llama 2 7B and Pythia-6.9B).
 pub const DEFAULT_ARCH: Architecture = Architecture { layers: 32, hidden: 4096, heads: 32, vocab: 32000 };
@@ -192,13 +205,30 @@ impl Settings {
         State { settings: self.clone(), ..State::default() }.value(name)
     }
 
-    /// The architecture after defaults: the model's or the given fields, else the 7B shape.
+    /// Where the shape comes from.
+    pub fn shape_source(&self) -> ShapeSource {
+        let given = self.layers.is_some() || self.hidden.is_some() || self.heads.is_some() || self.vocab.is_some();
+        match (self.model, given, self.params) {
+            (Some(_), _, _) => ShapeSource::Model,
+            (None, true, _) => ShapeSource::Given,
+            (None, false, Some(p)) => ShapeSource::Derived(catalog::nearest_shape(p)),
+            (None, false, None) => ShapeSource::Default,
+        }
+    }
+
+    /// The architecture after defaults: the model's or the given fields; for a
+    /// bare P, the published shape nearest in size (see [`catalog::SHAPES`]);
+    /// else the 7B shape.
     pub fn architecture(&self) -> Architecture {
+        let base = match self.shape_source() {
+            ShapeSource::Derived(shape) => shape.arch,
+            _ => DEFAULT_ARCH,
+        };
         Architecture {
-            layers: self.layers.unwrap_or(DEFAULT_ARCH.layers),
-            hidden: self.hidden.unwrap_or(DEFAULT_ARCH.hidden),
-            heads: self.heads.unwrap_or(DEFAULT_ARCH.heads),
-            vocab: self.vocab.unwrap_or(DEFAULT_ARCH.vocab),
+            layers: self.layers.unwrap_or(base.layers),
+            hidden: self.hidden.unwrap_or(base.hidden),
+            heads: self.heads.unwrap_or(base.heads),
+            vocab: self.vocab.unwrap_or(base.vocab),
         }
     }
 

@@ -20,7 +20,7 @@
 //! | sequence parallelism | 시퀀스 병렬화 |
 //! | pipeline bubble | 파이프라인 버블 |
 //! | headroom | 여유 |
-//! | fits / does not fit | 들어감 / 들어가지 않음 (one wording everywhere) |
+//! | fits / does not fit | 메모리 충분 / 메모리 부족 (one wording everywhere) |
 //! | reserve (CUDA, framework) | 예비 메모리 |
 //! | fragmentation | 단편화 |
 //! | inference | 추론 |
@@ -41,7 +41,7 @@ pub fn label(lang: Lang, k: K) -> &'static str {
     let (en, ko) = match k {
         K::Model => ("Preset", "모델 프리셋"),
         K::Params => ("Parameters P", "파라미터 수 P"),
-        K::ActiveParams => ("Active parameters per token (MoE)", "토큰당 사용 파라미터 (MoE, active)"),
+        K::ActiveParams => ("Active parameters per token (MoE)", "토큰당 쓰는 파라미터 (MoE의 active parameters)"),
         K::Tokens => ("Training tokens D", "학습 토큰 수 D"),
         K::SeqLen => ("Sequence length s", "시퀀스 길이 s"),
         K::MicroBatch => ("Micro-batch per GPU b", "GPU당 마이크로배치 b"),
@@ -55,19 +55,19 @@ pub fn label(lang: Lang, k: K) -> &'static str {
         K::Dp => ("Data parallel d", "데이터 병렬 d"),
         K::Gpus => ("GPUs N = t·p·d", "GPU 수 N = t·p·d"),
         K::Precision => ("Precision", "정밀도"),
-        K::GradDtype => ("Gradient dtype", "그래디언트 타입"),
+        K::GradDtype => ("Gradient dtype", "그래디언트 데이터 타입"),
         K::Optimizer => ("Optimizer", "옵티마이저"),
         K::Recompute => ("Activation recomputation", "활성값 재계산"),
         K::SequenceParallel => ("Sequence parallelism", "시퀀스 병렬화"),
         K::PartitionActivations => ("Partition activations (ZeRO-R)", "활성값 분할 (ZeRO-R)"),
-        K::Tsp => ("Folded tensor+sequence parallelism", "텐서+시퀀스 접힘 병렬화 (TSP)"),
+        K::Tsp => ("Folded tensor+sequence parallelism", "텐서·시퀀스 결합 병렬화 (TSP)"),
         K::Zero => ("ZeRO stage", "ZeRO 단계"),
         K::Offload => ("Optimizer offload to CPU", "옵티마이저 CPU 오프로드"),
         K::MaxLiveParams => ("ZeRO-3 max live parameters", "ZeRO-3 최대 상주 파라미터 (live parameters)"),
         K::Gpu => ("GPU", "GPU"),
         K::GpuMem => ("GPU memory as the driver reports it", "GPU 메모리 (드라이버 기준)"),
         K::Tflops => ("Achieved TFLOP/s per GPU", "GPU당 실제 TFLOP/s"),
-        K::UsdPerGpuHour => ("Price per GPU-hour", "GPU-시간당 가격"),
+        K::UsdPerGpuHour => ("Price per GPU-hour", "GPU 시간당 가격"),
         K::InferenceDtype => ("Inference dtype", "추론 데이터 타입"),
         K::Convention => ("Convention", "계산 방식"),
         K::MaxGpus => ("Largest N searched", "탐색할 최대 N"),
@@ -103,7 +103,7 @@ pub fn view_title(lang: Lang, v: View) -> &'static str {
         View::Chinchilla => ("Chinchilla: tokens per parameter", "친칠라: 파라미터당 토큰 수"),
         View::Inference => ("Inference memory: 1.2 × weights", "추론 메모리: 1.2 × 가중치"),
         View::ModelStates => ("Model states: bytes per parameter", "모델 상태: 파라미터당 바이트"),
-        View::Activations => ("Activations, and why recomputation", "활성값과 재계산을 하는 까닭"),
+        View::Activations => ("Activations, and why recomputation", "활성값 메모리와 재계산이 필요한 까닭"),
         View::Memory => ("Memory per GPU", "GPU당 메모리"),
         View::Zero => ("The same run under ZeRO 0–3", "ZeRO 0–3 단계별 비교"),
         View::ThreeD => ("3D parallelism: t × p × d", "3D 병렬화: t × p × d"),
@@ -172,6 +172,37 @@ pub fn count(lang: Lang, x: f64) -> String {
         (x, "")
     };
     format!("{}{unit}", grouped_sig(scaled))
+}
+
+/// A count in Korean units with up to four significant digits, as an entry
+/// shows it (the parser reads it back): 67.38억, 1.4조, 3,000억.
+pub fn count4(x: f64) -> String {
+    let (scaled, unit) = if x >= 1e12 {
+        (x / 1e12, "조")
+    } else if x >= 1e8 {
+        (x / 1e8, "억")
+    } else if x >= 1e4 {
+        (x / 1e4, "만")
+    } else {
+        (x, "")
+    };
+    let digits = (3 - scaled.abs().log10().floor() as i32).max(0) as usize;
+    let s = format!("{scaled:.digits$}");
+    let s = if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.').to_string() } else { s };
+    format!("{}{unit}", grouped_sig_int(&s))
+}
+
+/// Groups the thousands of a number's integer part: 3000 → 3,000, 1234.5 → 1,234.5.
+fn grouped_sig_int(s: &str) -> String {
+    let (int, frac) = s.split_once('.').map_or((s, None), |(i, f)| (i, Some(f)));
+    let mut out = String::new();
+    for (i, c) in int.chars().enumerate() {
+        if i > 0 && (int.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    frac.map_or(out.clone(), |f| format!("{out}.{f}"))
 }
 
 /// Three significant digits, thousands grouped, trailing zeros of a fraction dropped: 3,000 · 67.4 · 1.4.
@@ -257,7 +288,7 @@ pub fn formula_word(lang: Lang, w: &str) -> &'static str {
         "bytes" => "파라미터당 바이트",
         "states" => "상태",
         "fp32-copy" => "fp32 사본",
-        "gpu-hours" => "GPU-시간",
+        "gpu-hours" => "GPU 시간",
         "price" => "가격",
         "max-live" => "최대 상주 파라미터",
         "cpu" => "CPU",
@@ -295,6 +326,35 @@ pub fn sources(lang: Lang, cites: &[tmath::explain::Cite]) -> String {
     parts.join("; ")
 }
 
+/// The verdict: "✓ fits — 9.55 GB headroom", "✓ 메모리 충분 — 여유 9.55 GB";
+/// "✗ does not fit — over by 80.8 GB", "✗ 메모리 부족 — 80.8 GB 초과".
+/// `amount` is the headroom or the shortfall, written in the page's unit.
+pub fn verdict(lang: Lang, fits: bool, amount: &str) -> String {
+    // A number and its unit never part at a line's end.
+    let amount = amount.replace(' ', "\u{a0}");
+    match (lang, fits) {
+        (Lang::En, true) => format!("✓ fits — {amount} headroom"),
+        (Lang::En, false) => format!("✗ does not fit — over by {amount}"),
+        (Lang::Ko, true) => format!("✓ 메모리 충분 — 여유 {amount}"),
+        (Lang::Ko, false) => format!("✗ 메모리 부족 — {amount} 초과"),
+    }
+}
+
+/// Which shape a bare P took.
+pub fn derived_shape(lang: Lang, shape: &tmath::catalog::Shape) -> String {
+    let a = shape.arch;
+    match lang {
+        Lang::En => format!(
+            "Shape from P: the published shape nearest in size, {}'s: L = {}, h = {}, a = {}",
+            shape.model, a.layers, a.hidden, a.heads
+        ),
+        Lang::Ko => format!(
+            "모델 구조는 크기가 P에 가장 가까운 공개 모델 {}의 것입니다: L = {}, h = {}, a = {}",
+            shape.model, a.layers, a.hidden, a.heads
+        ),
+    }
+}
+
 /// "8 GPUs", "GPU 8장", with the right plural.
 pub fn gpus(lang: Lang, n: u64) -> String {
     match (lang, n) {
@@ -318,6 +378,10 @@ pub fn change_text(lang: Lang, k: K, value: &str) -> String {
     match k {
         K::Recompute => tr(lang, &format!("recompute-{value}")).to_string(),
         K::Zero => format!("ZeRO-{value}"),
+        _ if k.row().is_switch() => {
+            let on = value == "1";
+            format!("{} {}", label(lang, k), tr(lang, if on { "on" } else { "off" }))
+        }
         _ => format!("{} {}", label(lang, k), choice_text(lang, k, value)),
     }
 }
@@ -358,7 +422,7 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         ),
         "subtitle" => (
             "Memory per GPU and compute of training a transformer, from EleutherAI's Transformer Math 101",
-            "EleutherAI의 「트랜스포머 수학 101」 식으로 계산한 GPU당 메모리와 학습 계산량",
+            "EleutherAI의 《트랜스포머 수학 101》 식으로 계산한 GPU당 메모리와 학습 계산량",
         ),
         "loading" => ("Loading the calculator…", "계산기를 불러오는 중…"),
         "skip-to-results" => ("Skip to the results", "결과로 건너뛰기"),
@@ -367,7 +431,7 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "section-training" => ("Training", "학습 설정"),
         "section-parallel" => ("Parallelism", "병렬화"),
         "section-hardware" => ("Hardware and cost", "하드웨어와 비용"),
-        "section-shape" => ("Model shape", "모델 모양"),
+        "section-shape" => ("Model shape", "모델 구조"),
         "custom" => ("custom", "직접 입력"),
         "grad-dtype-auto" => ("as the model", "모델과 같게"),
         "part-model" => ("weights", "모델 가중치"),
@@ -382,17 +446,15 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "usable" => ("usable", "사용 가능"),
         "training" => ("training", "학습"),
         "inference" => ("inference", "추론"),
-        "fits" => ("fits", "들어감"),
-        "headroom" => ("headroom", "여유"),
-        "does-not-fit" => ("does not fit", "들어가지 않음"),
-        "over-by" => ("over by", "초과"),
+        "fits" => ("fits", "메모리 충분"),
+        "does-not-fit" => ("does not fit", "메모리 부족"),
         "flops" => ("Training compute C", "학습 계산량 C"),
         "forward" => ("forward 2PD", "순전파 2PD"),
         "backward" => ("backward 4PD", "역전파 4PD"),
         "recompute-extra" => ("recomputation", "재계산"),
         "petaflop-days" => ("PetaFLOP-days", "페타플롭-일"),
-        "gpu-hours" => ("GPU-hours", "GPU-시간"),
-        "gpu-hour" => ("GPU-hour", "GPU-시간"),
+        "gpu-hours" => ("GPU-hours", "GPU 시간"),
+        "gpu-hour" => ("GPU-hour", "GPU 시간"),
         "days" => ("Wall-clock days", "학습 기간(일)"),
         "cost" => ("Cost", "비용"),
         "chinchilla-ratio" => ("tokens per parameter D/P", "파라미터당 토큰 수 D/P"),
@@ -403,7 +465,7 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         ),
         "chinchilla-floor-short" => ("200B-token floor", "2,000억 토큰 하한"),
         "chinchilla-line" => ("D = 20P (compute-optimal)", "D = 20P (계산 최적)"),
-        "this-run" => ("this run", "이 학습"),
+        "this-run" => ("this run", "현재 설정"),
         "tokens-word" => ("tokens", "토큰"),
         "params-axis" => ("parameters P", "파라미터 수 P"),
         "gpus-axis" => ("GPUs N", "GPU 수 N"),
@@ -421,7 +483,10 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
             "이 조합은 불가능합니다. 아래 숫자는 마지막으로 올바른 조합의 결과입니다.",
         ),
         "stale-short" => ("⚠ last valid numbers", "⚠ 마지막으로 올바른 값"),
-        "remedies" => ("What would make it fit:", "들어가게 하려면:"),
+        "on" => ("on", "켬"),
+        "off" => ("off", "끔"),
+        "with-reserve" => ("with the planner's reserve", "예비 메모리 포함"),
+        "remedies" => ("What would make it fit:", "메모리에 맞추려면:"),
         "remedy-recompute" => ("Full recomputation", "전체 재계산"),
         "remedy-offload" => ("Optimizer offload to CPU", "옵티마이저 CPU 오프로드"),
         "remedy-seq" => ("A shorter sequence,", "더 짧은 시퀀스,"),
@@ -452,14 +517,14 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "recompute-none" => ("no recomputation", "재계산 없음"),
         "recompute-selective" => ("selective recomputation", "선택적 재계산"),
         "recompute-full" => ("full recomputation", "전체 재계산"),
-        "min-gpus" => ("Fewest GPUs that fit", "들어가는 최소 GPU 수"),
+        "min-gpus" => ("Fewest GPUs that fit", "필요한 최소 GPU 수"),
         "use-min" => ("Use it", "이 구성 적용"),
         "reserve" => ("reserve", "예비"),
-        "fastest-on" => ("Fastest layouts that fit on", "들어가는 가장 빠른 병렬 구성,"),
+        "fastest-on" => ("Fastest layouts that fit on", "메모리에 맞는 가장 빠른 병렬 구성,"),
         "apply" => ("Apply", "적용"),
         "s-per-step" => ("s/step", "초/스텝"),
         "recompute-short" => ("recompute", "재계산"),
-        "sp-short" => ("SP", "시퀀스 병렬"),
+        "sp-short" => ("SP", "시퀀스 병렬화"),
         "mem-per-gpu" => ("memory/GPU", "GPU당 메모리"),
         "fp-bad-value" => ("Not a number (try 0.1, 65504, 1e-8)", "숫자가 아닙니다 (예: 0.1, 65504, 1e-8)"),
         "fp-format" => ("format", "형식"),
@@ -493,7 +558,7 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         ),
         "note-master-copy" => (
             "Mixed precision keeps a 4-byte fp32 copy of the weights, counted here as the article does: 2 + 2 + 12 = 16 bytes/param. Lessons quoting 12 bytes/param (105 GB per GPU for 70B on 8 GPUs) forget this copy; 16 gives 140 GB.",
-            "혼합 정밀도는 가중치의 4바이트 fp32 사본을 따로 두고, 원문처럼 여기에 셉니다: 2 + 2 + 12 = 파라미터당 16바이트. 파라미터당 12바이트로 세는 강의(70B를 GPU 8장에: GPU당 105GB)는 이 사본을 빠뜨린 것이고, 16바이트면 140GB입니다.",
+            "혼합 정밀도는 가중치의 4바이트 fp32 사본을 따로 두고, 원문처럼 옵티마이저 상태에 포함합니다: 2 + 2 + 12 = 파라미터당 16바이트. 파라미터당 12바이트로 세는 강의(70B를 GPU 8장에: GPU당 105GB)는 이 사본을 빠뜨린 것이고, 16바이트면 140GB입니다.",
         ),
         "note-pipeline-activations" => (
             "Pipeline parallelism does not shrink activations: the first stage keeps min(m, p) micro-batches of L/p layers.",
@@ -524,7 +589,7 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "preset-70b-fsdp" => ("70B with FSDP (ZeRO-3): 8 vs 16 GPUs", "FSDP(ZeRO-3)로 70B: GPU 8장과 16장"),
         "preset-70b-8" => (
             "70B with FSDP (ZeRO-3) on 8 GPUs: does not fit",
-            "FSDP(ZeRO-3)로 GPU 8장에 70B: 들어가지 않음",
+            "FSDP(ZeRO-3)로 GPU 8장에 70B: 메모리 부족",
         ),
         "preset-70b-16" => ("70B with FSDP on 16 GPUs and full recomputation", "FSDP로 GPU 16장에 70B, 전체 재계산"),
         "preset-405b" => ("Llama 3 405B on 8 × 16 × 128 H100s", "H100 8 × 16 × 128장에 Llama 3 405B"),
@@ -536,19 +601,19 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "variant-8-gpus-full" => ("8 GPUs, full recomputation", "GPU 8장, 전체 재계산"),
         "variant-16-gpus-selective" => ("16 GPUs, selective", "GPU 16장, 선택적 재계산"),
         "variant-16-gpus-full" => ("16 GPUs, full recomputation", "GPU 16장, 전체 재계산"),
-        "axis-d" => ("d only", "d만"),
+        "axis-d" => ("d only", "데이터 병렬만"),
         "axis-td" => ("t × d", "t × d"),
         "axis-pd" => ("p × d", "p × d"),
         "axis-tpd" => ("t × p × d", "t × p × d"),
         "sweep-params" => (
             "Memory per GPU against model size (shape scaled with P)",
-            "모델 크기에 따른 GPU당 메모리 (모양은 P에 맞춰 키움)",
+            "모델 크기에 따른 GPU당 메모리 (층 수·은닉 차원을 P에 맞춰 조정)",
         ),
         "sweep-seq" => ("Memory per GPU against sequence length", "시퀀스 길이에 따른 GPU당 메모리"),
         "sweep-gpus" => ("Memory per GPU against GPU count, by ZeRO stage", "GPU 수에 따른 GPU당 메모리, ZeRO 단계별"),
         "sweep-days" => ("Training days against GPU count", "GPU 수에 따른 학습 기간(일)"),
         "plan-assumptions" => ("Assumptions", "가정"),
-        "no-layout" => ("No layout fits on this many GPUs.", "이 GPU 수로는 들어가는 병렬 구성이 없습니다."),
+        "no-layout" => ("No layout fits on this many GPUs.", "이 GPU 수로는 메모리에 맞는 병렬 구성이 없습니다."),
         "open-full" => ("Open the full calculator", "전체 계산기에서 열기"),
         "embed" => ("Embed", "퍼가기"),
         "embed-title" => ("Embed this figure", "이 그림 퍼가기"),
@@ -702,8 +767,8 @@ mod tests {
     use super::*;
 
     /// Every text key the views use exists in both languages: a typo fails here,
-    /// not as "?" on the page. Keys are string literals passed to `Tr`, `t(…)`,
-    /// `tr(…, …)` or `T(…)` anywhere in the crate's sources.
+    /// not as "?" on the page. Keys are string literals passed to `Tr`, `t(…)`
+    /// or `tr(…, …)`, and the layout table's legends, anywhere in the crate's sources.
     #[test]
     fn every_text_key_used_in_the_sources_exists() {
         let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src");
@@ -715,7 +780,7 @@ mod tests {
                 continue;
             }
             let src = std::fs::read_to_string(&path).unwrap();
-            for pattern in ["<Tr key=\"", ".t(\"", "tr(lang, \"", "tr(ctx.lang.get(), \"", "T(\""] {
+            for pattern in ["<Tr key=\"", ".t(\"", "tr(lang, \"", "tr(ctx.lang.get(), \"", "legend: \""] {
                 for part in src.split(pattern).skip(1) {
                     let key: String = part.chars().take_while(|c| *c != '"').collect();
                     used.push((path.display().to_string(), key));
@@ -749,6 +814,10 @@ mod tests {
             assert_eq!(count(Lang::Ko, x), text);
         }
         assert_eq!(count(Lang::En, 7e9), "7B");
+        for (x, text) in [(6_738_415_616.0, "67.38억"), (1.4e12, "1.4조"), (3e11, "3,000억"), (7e9, "70억")] {
+            assert_eq!(count4(x), text);
+            assert_eq!(tmath::units::parse_number(text).unwrap(), super::super::fields::scale::round_sig(x, 4));
+        }
         assert_eq!(spoken(Lang::En, K::Params, 7e9), "7 billion parameters");
         assert_eq!(spoken(Lang::En, K::Tokens, 4096.0), "4,096 tokens");
         assert_eq!(spoken(Lang::Ko, K::Params, 7e9), "파라미터 70억");

@@ -6,9 +6,11 @@ use tmath::keys::{self as settings, Kind, SettingError, State, Target, K, KEYS};
 use tmath::units::{format_count, format_sig};
 use tmath::{evaluate, Report, Settings};
 
-/// One line of `--help` per key of the given targets, derived from the key table.
+/// One line of `--help` per key of the given targets, derived from the key
+/// table; the default is the default state's own value.
 fn key_help(targets: &[Target]) -> String {
     let mut s = String::new();
+    let defaults = State::default();
     for k in KEYS.iter().filter(|k| targets.contains(&k.target())) {
         let what = match k.kind {
             Kind::Real { min, max } => format!("number {min}–{max:e}"),
@@ -17,7 +19,9 @@ fn key_help(targets: &[Target]) -> String {
             Kind::Choice(_) | Kind::List(_) => k.choices().join(" | "),
             Kind::Text { max_chars } => format!("text, up to {max_chars} characters"),
         };
-        s.push_str(&format!("    --{:<22} {}\n    {:<24} [{}]\n", k.name, k.help, "", what));
+        let default =
+            defaults.value(k.name).filter(|v| !v.is_empty()).map(|v| format!("; default {v}")).unwrap_or_default();
+        s.push_str(&format!("    --{:<22} {}\n    {:<24} [{what}{default}]\n", k.name, k.help, ""));
     }
     s
 }
@@ -26,7 +30,8 @@ fn help() -> String {
     let mut s = String::from(
         "tmath — memory per GPU and compute of training a transformer (Transformer Math 101)\n\n\
          USAGE:\n    tmath [--KEY VALUE | --KEY=VALUE]... [--json]\n\n\
-         Numbers take 7e9, 7000000000, 7B, 70b, 1.4T, 175M, 2k (k=1e3, M=1e6, B/G=1e9, T=1e12).\n\
+         Numbers take 7e9, 7000000000, 7,000,000,000, 7B, 70b, 1.4T, 175M, 2k (k=1e3, M=1e6, B/G=1e9, T=1e12),\n\
+         and 70억, 1.4조 (억=1e8, 조=1e12); full-width digits and spaces are read too.\n\
          Switches take no value (or 1/0, true/false, on/off).\n\nKEYS (the same names as the page's URL):\n",
     );
     s.push_str(&key_help(&[Target::Calc]));

@@ -265,3 +265,25 @@ test("the planner finds the fewest GPUs and applies a layout", async () => {
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test("a keystroke in the float explorer or a unit switch runs neither the planner nor the sweeps", async () => {
+  const { page, context, problems } = await open(env.browser, `${env.server.base}?lang=en`, { origin: env.server.origin });
+  for (const id of ["planner", "sweeps"]) await page.evaluate((id) => document.querySelector(`section[data-view="${id}"]`).scrollIntoView(), id);
+  await page.waitForSelector('[data-testid="planner-runs"]', { state: "attached" });
+  await page.waitForSelector('[data-testid="sweeps-runs"]', { state: "attached" });
+  await page.waitForTimeout(300);
+  const runs = () => page.evaluate(() => ["planner", "sweeps"].map((n) => Number(document.querySelector(`[data-testid="${n}-runs"]`).dataset.runs)));
+  const before = await runs();
+  await page.focus("#f-fp");
+  await page.keyboard.type("12345.678e-3");
+  await page.selectOption('select[name="units"]', "gib");
+  await page.waitForTimeout(400);
+  assert.deepEqual(await runs(), before, "the float explorer and the unit feed neither");
+  // A key of the calculation does run them: the counters can move.
+  await page.fill('input[name="seq-len"]', "4096");
+  await page.press('input[name="seq-len"]', "Enter");
+  await page.waitForFunction((b) => Number(document.querySelector('[data-testid="planner-runs"]').dataset.runs) > b, before[0]);
+  assert.ok((await runs())[1] > before[1]);
+  assert.deepEqual(problems, []);
+  await context.close();
+});

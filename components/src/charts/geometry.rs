@@ -70,6 +70,34 @@ pub fn ticks(max: f64, count: usize, unit: f64) -> Vec<f64> {
     (0..).map(|i| i as f64 * step).take_while(|v| *v <= max * (1.0 + 1e-9)).collect()
 }
 
+/// A tick's number as an axis writes it: round numbers plainly and grouped
+/// (10,000, 50, 2.5), no trailing zeros ("50", not "50.0").
+pub fn tick_number(x: f64) -> String {
+    if !x.is_finite() {
+        return "—".into();
+    }
+    if x != 0.0 && x.abs() < 1e-3 || x.abs() >= 1e15 {
+        return format!("{x:e}");
+    }
+    if x.fract() == 0.0 {
+        let digits = format!("{}", x.abs() as u64);
+        let mut out = String::new();
+        for (i, c) in digits.chars().enumerate() {
+            if i > 0 && (digits.len() - i) % 3 == 0 {
+                out.push(',');
+            }
+            out.push(c);
+        }
+        return if x < 0.0 { format!("-{out}") } else { out };
+    }
+    let s = tmath::units::format_sig(x);
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        s
+    }
+}
+
 /// The y pixel of `value` on an axis from 0 to `max`.
 pub fn y_of(value: f64, max: f64, area: Area) -> f64 {
     area.bottom - (value / max).clamp(0.0, 1.05) * area.height()
@@ -143,6 +171,13 @@ mod tests {
             [(142.6, 200.0), (85.9, 100.0), (21.0, 25.0), (0.3, 0.5), (1.0, 1.0), (0.0, 1.0), (f64::NAN, 1.0)]
         {
             assert_eq!(nice_ceil(x), nice, "{x}");
+        }
+    }
+
+    #[test]
+    fn tick_numbers_read_plainly() {
+        for (x, text) in [(50.0, "50"), (100000.0, "100,000"), (2.5, "2.5"), (0.1, "0.1"), (0.0, "0"), (1e-8, "1e-8")] {
+            assert_eq!(tick_number(x), text);
         }
     }
 

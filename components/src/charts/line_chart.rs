@@ -4,7 +4,7 @@
 //! with their labels, a marker at the current configuration, labelled points.
 
 use super::canvas::{canvas_view, drawn_canvas, ChartSize, Surface};
-use super::geometry::{log_pos, log_ticks, Area};
+use super::geometry::{log_pos, log_ticks, tick_number, Area};
 use super::painter::{Align, Baseline};
 use super::theme::{color, css_color, px, theme};
 use crate::i18n::count;
@@ -46,6 +46,16 @@ pub enum YAxis {
 }
 
 impl YAxis {
+    /// A tick's label: round, grouped, no trailing zeros.
+    fn tick(self, y: f64, lang: Lang) -> String {
+        match (self, lang) {
+            (YAxis::Bytes(u), _) => format!("{} {}", tick_number(y / u.bytes()), u.symbol()),
+            (YAxis::Days, Lang::En) => format!("{} d", tick_number(y)),
+            (YAxis::Days, Lang::Ko) => format!("{}일", tick_number(y)),
+            (YAxis::Count, _) => count(lang, y),
+        }
+    }
+    /// A value's label (the data table's cells): three significant digits.
     fn label(self, y: f64, lang: Lang) -> String {
         match (self, lang) {
             (YAxis::Bytes(u), _) => format!("{} {}", format_sig(y / u.bytes()), u.symbol()),
@@ -97,10 +107,13 @@ fn draw(surface: &Surface, s: &LineScene, font: f64) -> Option<()> {
     let th = theme();
     root.fill(&th.bg).ok()?;
     let names = if s.x_name.is_empty() { 0.0 } else { 1.3 };
-    let a = Area { left: 5.6 * em, top: 0.9 * em, right: w - 0.9 * em, bottom: h - (2.1 + names) * em };
+    let (yt, xt) = (log_ticks(y0, y1, 5), log_ticks(x0, x1, 7));
+    let y_labels: Vec<String> = yt.iter().map(|&t| s.y.tick(t, s.lang)).collect();
+    // The axis is as wide as its widest label.
+    let axis_w = y_labels.iter().map(|l| text.width(l)).fold(0.0, f64::max);
+    let a = Area { left: axis_w + 0.9 * em, top: 0.9 * em, right: w - 0.9 * em, bottom: h - (2.1 + names) * em };
     let x = |v: f64| log_pos(v, x0, x1, a.left, a.right);
     let y = |v: f64| log_pos(v, y0, y1, a.bottom, a.top);
-    let (yt, xt) = (log_ticks(y0, y1, 5), log_ticks(x0, x1, 7));
     for &t in &yt {
         root.draw(&PathElement::new(vec![(px(a.left), px(y(t))), (px(a.right), px(y(t)))], th.grid.stroke_width(1)))
             .ok()?;
@@ -143,8 +156,8 @@ fn draw(surface: &Surface, s: &LineScene, font: f64) -> Option<()> {
             if cy - 1.6 * em > a.top { (cy - 0.7 * em, Baseline::Bottom) } else { (cy + 0.7 * em, Baseline::Top) };
         text.text(&p.label, lx, ly, align, base, true, th.fg_css);
     }
-    for &t in &yt {
-        text.text(&s.y.label(t, s.lang), a.left - 0.45 * em, y(t), Align::Right, Baseline::Middle, false, th.fg_css);
+    for (&t, label) in yt.iter().zip(&y_labels) {
+        text.text(label, a.left - 0.45 * em, y(t), Align::Right, Baseline::Middle, false, th.fg_css);
     }
     for &t in &xt {
         // A label at the right edge ends there rather than past it.

@@ -2,12 +2,12 @@
 //! (see [`super::canvas`]). Geometry comes from [`super::geometry`].
 
 use super::canvas::{canvas_view, drawn_canvas, ChartSize, Surface};
-use super::geometry::{axis_max, bar_x, line_label_spot, stacked_rects, ticks, y_of, Area, Bar};
+use super::geometry::{axis_max, bar_x, line_label_spot, stacked_rects, tick_number, ticks, y_of, Area, Bar};
 use super::painter::{Align, Baseline};
 use super::theme::{color, css_color, px, theme};
 use leptos::prelude::*;
 use plotters::prelude::*;
-use tmath::units::{format_sig, ByteUnit, Bytes};
+use tmath::units::{ByteUnit, Bytes};
 
 /// What one drawing needs.
 struct Scene<'a> {
@@ -19,6 +19,22 @@ struct Scene<'a> {
     font: f64,
 }
 
+/// `s` in at most two lines of at most `max` device pixels: broken at the last
+/// space that fits, the rest cut with an ellipsis if still too wide.
+fn wrap(text: &super::painter::Painter, s: &str, max: f64) -> Vec<String> {
+    if s.is_empty() {
+        return Vec::new();
+    }
+    if text.width(s) <= max {
+        return vec![s.to_string()];
+    }
+    let split = s.match_indices(' ').map(|(i, _)| i).rfind(|&i| text.width(&s[..i]) <= max);
+    match split {
+        Some(i) => vec![s[..i].to_string(), text.fit(&s[i + 1..], max)],
+        None => vec![text.fit(s, max)],
+    }
+}
+
 fn draw(surface: &Surface, scene: &Scene) -> Option<()> {
     let Surface { root, text, width: w, height: h, dpr } = surface;
     let (w, h, dpr) = (*w, *h, *dpr);
@@ -26,17 +42,33 @@ fn draw(surface: &Surface, scene: &Scene) -> Option<()> {
     let em = scene.font * dpr;
     let th = theme();
     root.fill(&th.bg).ok()?;
-    let has_sub = scene.bars.iter().any(|b| !b.sub.is_empty());
-    let label_lines = if has_sub { 2.0 } else { 1.0 };
-    let area = Area { left: 5.0 * em, top: 1.9 * em, right: w - 0.7 * em, bottom: h - (1.0 + 1.45 * label_lines) * em };
     let unit = scene.units;
     let max = axis_max(scene.bars, scene.capacity, unit.bytes());
-    for t in ticks(max, 5, unit.bytes()) {
-        let y = y_of(t, max, area);
+    let tick_labels: Vec<(f64, String)> = ticks(max, 5, unit.bytes())
+        .into_iter()
+        .map(|t| (t, format!("{} {}", tick_number(t / unit.bytes()), unit.symbol())))
+        .collect();
+    // The axis is as wide as its widest label.
+    let axis_w = tick_labels.iter().map(|(_, l)| text.width(l)).fold(0.0, f64::max);
+    // A label that does not fit its bar's slot takes a second line (see below).
+    let slot = (w - axis_w - 1.6 * em) / scene.bars.len().max(1) as f64 - 0.6 * em;
+    let lines = |s: &str| if text.width(s) > slot && s.contains(' ') { 2.0 } else { 1.0 };
+    let label_lines = scene
+        .bars
+        .iter()
+        .map(|b| lines(&b.label) + if b.sub.is_empty() { 0.0 } else { lines(&b.sub) })
+        .fold(1.0, f64::max);
+    let area = Area {
+        left: axis_w + 0.9 * em,
+        top: 1.9 * em,
+        right: w - 0.7 * em,
+        bottom: h - (1.0 + 1.45 * label_lines) * em,
+    };
+    for (t, label) in &tick_labels {
+        let y = y_of(*t, max, area);
         root.draw(&PathElement::new(vec![(px(area.left), px(y)), (px(area.right), px(y))], th.grid.stroke_width(1)))
             .ok()?;
-        let label = format!("{} {}", format_sig(t / unit.bytes()), unit.symbol());
-        text.text(&label, area.left - 0.5 * em, y, Align::Right, Baseline::Middle, false, th.fg_css);
+        text.text(label, area.left - 0.5 * em, y, Align::Right, Baseline::Middle, false, th.fg_css);
     }
     let rects = stacked_rects(scene.bars, max, area);
     for r in &rects {
@@ -60,27 +92,23 @@ fn draw(surface: &Surface, scene: &Scene) -> Option<()> {
             text.text(&label, cx, cy, Align::Center, Baseline::Middle, false, "#fff");
         }
     }
-    // Labels share the bar's slot, less a gap: cut, never overlapping a neighbour.
+    // Labels share the bar's slot, less a gap: a long one wraps at a space onto
+    // a second line, and is cut only if a word alone is too wide.
     let slot = area.width() / scene.bars.len().max(1) as f64 - 0.6 * em;
     for (i, bar) in scene.bars.iter().enumerate() {
         let (x0, x1) = bar_x(i, scene.bars.len(), area, 0.62);
         let cx = (x0 + x1) / 2.0;
         let top = y_of(bar.total(), max, area);
-        let total = unit.format(Bytes(bar.total()));
-        text.text(
-            &text.fit(&total, slot),
-            cx,
-            top - 0.25 * em,
-            Align::Center,
-            Baseline::Bottom,
-            bar.current,
-            th.fg_css,
-        );
-        let label = text.fit(&bar.label, slot);
-        text.text(&label, cx, area.bottom + 0.5 * em, Align::Center, Baseline::Top, bar.current, th.fg_css);
-        if !bar.sub.is_empty() {
-            let sub = text.fit(&bar.sub, slot);
-            text.text(&sub, cx, area.bottom + 1.95 * em, Align::Center, Baseline::Top, false, th.fg_css);
+        let total = text.fit(&unit.format(Bytes(bar.total())), slot);
+        // On a patch of the background: the capacity line never strikes a total through.
+        let half = text.width(&total) / 2.0 + 0.2 * em;
+        text.rect(cx - half, top - 1.45 * em, cx + half, top - 0.1 * em, th.bg_css);
+        text.text(&total, cx, top - 0.25 * em, Align::Center, Baseline::Bottom, bar.current, th.fg_css);
+        let label = wrap(text, &bar.label, slot).into_iter().map(|l| (l, bar.current));
+        let sub = wrap(text, &bar.sub, slot).into_iter().map(|l| (l, false));
+        for (n, (line, bold)) in label.chain(sub).enumerate() {
+            let y = area.bottom + (0.5 + 1.45 * n as f64) * em;
+            text.text(&line, cx, y, Align::Center, Baseline::Top, bold, th.fg_css);
         }
     }
     // The capacity label goes beside the line where no bar is; where bars cross

@@ -33,6 +33,7 @@ pub struct Theme {
     pub fg: RGBColor,
     pub grid: RGBColor,
     pub fg_css: &'static str,
+    pub bg_css: &'static str,
     pub line_css: &'static str,
 }
 
@@ -53,6 +54,7 @@ pub fn theme() -> Theme {
             fg: RGBColor(230, 230, 230),
             grid: RGBColor(70, 70, 70),
             fg_css: "rgb(230,230,230)",
+            bg_css: "rgb(18,20,23)",
             line_css: "rgb(255,99,99)",
         }
     } else {
@@ -61,6 +63,7 @@ pub fn theme() -> Theme {
             fg: RGBColor(30, 30, 30),
             grid: RGBColor(225, 225, 225),
             fg_css: "rgb(30,30,30)",
+            bg_css: "rgb(255,255,255)",
             line_css: "rgb(200,0,0)",
         }
     }

@@ -31,6 +31,12 @@ pub fn FieldNotes(
         ctx.shown.with(|r| {
             out.extend(r.warnings.iter().filter(|w| w.key() == key).map(|w| ("warning", i18n::warning(lang, w))))
         });
+        // A bare P takes a published shape: say which.
+        if key == K::Params {
+            if let tmath::settings::ShapeSource::Derived(shape) = ctx.settings.with(|s| s.shape_source()) {
+                out.push(("info", i18n::derived_shape(lang, shape)));
+            }
+        }
         out
     });
     view! {

@@ -9,19 +9,25 @@ use crate::ctx::use_ctx;
 use crate::i18n;
 use leptos::prelude::*;
 use tmath::keys::K;
+use tmath::page::Lang;
 use tmath::units::format_count;
 
-/// How the entry shows a number: counts with a suffix, small numbers plainly.
-fn shown(k: K, raw: &str) -> String {
+/// How the entry shows a number: counts as the page's language writes them
+/// (7B, 1.4T; 70억, 1.4조), small numbers plainly.
+fn shown(k: K, raw: &str, lang: Lang) -> String {
     match raw.parse::<f64>() {
-        Ok(x) if counted(k) && x >= 1e4 => compact(x),
+        Ok(x) if counted(k) && x >= 1e4 => compact(x, lang),
         _ => raw.to_string(),
     }
 }
 
-/// Up to four significant digits with a suffix the parser reads back (7B, 6.738B).
-fn compact(x: f64) -> String {
-    let s = format_count(round_sig(x, 4));
+/// Up to four significant digits with a unit the parser reads back (6.738B, 67.38억).
+fn compact(x: f64, lang: Lang) -> String {
+    let rounded = round_sig(x, 4);
+    let s = match lang {
+        Lang::En => format_count(rounded),
+        Lang::Ko => i18n::count4(rounded),
+    };
     if tmath::units::parse_number(&s).is_ok() {
         s
     } else {
@@ -146,7 +152,7 @@ pub fn NumberField(
                     spellcheck="false"
                     aria-invalid=move || invalid.get().to_string()
                     aria-describedby=notes_id.clone()
-                    prop:value=move || shown(key, &value.get())
+                    prop:value=move || shown(key, &value.get(), ctx.lang.get())
                     on:change=move |ev| ctx.set(key, &event_target_value(&ev))
                 />
                 {(!unit.is_empty()).then(|| view! { <span class="unit">{unit}</span> })}

@@ -53,11 +53,12 @@ pub fn InferenceView(
     let formula = move || {
         r.with(|r| {
             let c = &r.config;
+            let lang = ctx.lang.get();
             format!(
-                "{} × {} B × {} = {}",
+                "{} × {} × {} = {}",
                 INFERENCE_OVERHEAD,
-                inference_weight_bytes(c.inference_dtype).0,
-                i18n::count(ctx.lang.get(), c.params.get()),
+                i18n::bytes_per_param(lang, inference_weight_bytes(c.inference_dtype).0),
+                i18n::count(lang, c.params.get()),
                 ctx.units().format(r.inference)
             )
         })

@@ -24,11 +24,8 @@ pub fn verdict(ctx: Ctx) -> String {
 /// The verdict of one report, in the page's language and unit, tracked.
 pub fn verdict_of(ctx: Ctx, r: &Report) -> String {
     let u = ctx.units();
-    if r.fits() {
-        format!("✓ {} — {} {}", ctx.t("fits"), u.format(r.headroom()), ctx.t("headroom"))
-    } else {
-        format!("✗ {} — {} {}", ctx.t("does-not-fit"), ctx.t("over-by"), u.format(Bytes(-r.headroom().get())))
-    }
+    let amount = u.format(Bytes(r.headroom().get().abs()));
+    crate::i18n::verdict(ctx.lang.get(), r.fits(), &amount)
 }
 
 /// The warnings that change what the verdict means (a pipeline that never
@@ -118,9 +115,19 @@ pub fn legend(ctx: Ctx, parts: &'static [Part]) -> Signal<Vec<(usize, String)>> 
     Signal::derive(move || parts.iter().map(|&p| (p as usize, ctx.t(part_key(p)).to_string())).collect())
 }
 
-/// The capacity line's label: "GPU memory 80 GB", tracked.
+/// The capacity line's label, tracked: "GPU memory 85.9 GB = 80 GiB" (the
+/// GiB the driver reports beside the GB the page counts in), or "80.0 GiB".
 pub fn capacity_label(ctx: Ctx, r: Memo<Report>) -> Signal<String> {
-    Signal::derive(move || format!("{} {}", ctx.t("capacity"), ctx.units().format(r.with(|r| r.gpu_mem()))))
+    Signal::derive(move || {
+        let bytes = r.with(|r| r.gpu_mem());
+        let u = ctx.units();
+        let gib = if u == tmath::units::ByteUnit::Gb {
+            format!(" = {}", tmath::units::ByteUnit::Gib.format(bytes).replace(".0 ", " "))
+        } else {
+            String::new()
+        };
+        format!("{} {}{gib}", ctx.t("capacity"), u.format(bytes))
+    })
 }
 
 /// The training bar and the inference bar of the current report.

@@ -25,7 +25,11 @@ pub fn PlannerView(
         Mode::Page => ctx.settled.get(),
         _ => Some(ctx.shown.get()),
     });
+    // How many times the search ran: a test checks that what does not feed it
+    // (a keystroke in the float explorer, the unit) never runs it.
+    let runs = StoredValue::new(0u32);
     let report = Memo::new(move |_| {
+        runs.update_value(|n| *n += 1);
         base.with(|r| r.as_ref().map(|r| ctx.plan.with(|o| plan(&r.config, o, Some(r.config.layout.gpus())))))
     });
     let ready = move || report.with(|r| r.is_some());
@@ -56,6 +60,13 @@ pub fn PlannerView(
         }
     };
     view! {
+            // Follows the search's inputs (a memo that recomputes to an equal value notifies no one).
+            <span hidden data-testid="planner-runs" data-runs=move || {
+                base.track();
+                ctx.plan.track();
+                report.track();
+                runs.get_value().to_string()
+            }></span>
             <Show when=ready fallback=move || view! { <p class="detail">"…"</p> }>
             <p data-testid="min-gpus" data-gpus=move || report.with(|r| r.min_gpus.map_or(0, |n| n).to_string())>
                 <Tr key="min-gpus" /> ": "
@@ -77,10 +88,11 @@ pub fn PlannerView(
                 {move || {
                     ctx.plan.with(|o| {
                         format!(
-                            "{} {} GB + {}% · G = {} · NVLink {} GB/s · InfiniBand {} GB/s",
+                            "{} {} GB + {}% · {} G = {} · NVLink {} GB/s · InfiniBand {} GB/s",
                             ctx.t("reserve"),
                             o.reserve_bytes / 1e9,
                             o.fragmentation * 100.0,
+                            ctx.t("global-batch-label"),
                             o.global_batch,
                             o.intra_node_bytes_per_s / 1e9,
                             o.inter_node_bytes_per_s / 1e9,
@@ -96,7 +108,7 @@ pub fn PlannerView(
                     </div>
                 </details>
             })}
-            <div class="table-wrap">
+            <div class="table-wrap" hidden=move || report.with(|r| !r.layouts.iter().any(|l| l.fits))>
                 <table class="layouts" data-testid="layouts">
                     <caption>
                         {move || format!("{} N = {}", ctx.t("fastest-on"), ctx.shown.with(|r| r.config.layout.gpus()))}

@@ -10,6 +10,18 @@ use crate::tr::Tr;
 use leptos::prelude::*;
 use tmath::sweep;
 
+/// The four sweeps of one result, and where the result sits on each.
+#[derive(Clone, PartialEq)]
+struct Points {
+    params: Vec<(f64, f64)>,
+    seq: Vec<(f64, f64)>,
+    by_zero: [Vec<(f64, f64)>; 4],
+    days: Vec<(f64, f64)>,
+    capacity: f64,
+    /// P, s and N of the result.
+    at: (f64, f64, f64),
+}
+
 #[component]
 pub fn SweepsView(
     /// Where the view is drawn.
@@ -23,72 +35,71 @@ pub fn SweepsView(
         label: format!("{} {}", ctx.t("capacity"), ctx.units().format(tmath::Bytes(bytes))),
     };
     // Sweeps follow the settled result: dozens of evaluations and four redraws wait until input pauses.
-    let settled = Memo::new(move |_| ctx.settled.get().unwrap_or_else(|| ctx.shown.get_untracked()));
-    let capacity = move || settled.with(|r| r.config.gpu_mem_bytes);
-    let by_params = Signal::derive(move || {
-        let points = settled.with(|r| sweep::memory_vs_params(&r.config, &sweep::log_points(1e8, 2e12, 40)));
-        LineScene {
-            series: vec![Series { label: ctx.t("total").into(), points, color: 0 }],
-            y: YAxis::Bytes(ctx.units()),
-            rules: vec![capacity_rule(capacity())],
-            marker: Some(settled.with(|r| r.config.params.get())),
-            points: Vec::new(),
-            x_name: ctx.t("params-axis").into(),
-            y_name: String::new(),
-            lang: ctx.lang.get(),
-        }
+    // How many times the sweeps were derived (see the planner's count).
+    let runs = StoredValue::new(0u32);
+    let settled = Memo::new(move |_| {
+        runs.update_value(|n| *n += 1);
+        ctx.settled.get().unwrap_or_else(|| ctx.shown.get_untracked())
     });
-    let by_seq = Signal::derive(move || {
-        let lens: Vec<u64> = (7..=17).map(|k| 1u64 << k).collect();
-        let points = settled.with(|r| sweep::memory_vs_seq_len(&r.config, &lens));
-        LineScene {
-            series: vec![Series { label: ctx.t("total").into(), points, color: 3 }],
-            y: YAxis::Bytes(ctx.units()),
-            rules: vec![capacity_rule(capacity())],
-            marker: Some(settled.with(|r| r.config.seq_len as f64)),
-            points: Vec::new(),
-            x_name: ctx.t("seq-axis").into(),
-            y_name: String::new(),
-            lang: ctx.lang.get(),
-        }
+    // The sweeps' points, derived once per settled result; the scenes below only
+    // add the unit and the language, so switching them evaluates nothing.
+    let points = Memo::new(move |_| {
+        settled.with(|r| {
+            let c = &r.config;
+            let lens: Vec<u64> = (7..=17).map(|k| 1u64 << k).collect();
+            let gpus = sweep::gpu_counts(c, 16384);
+            Points {
+                params: sweep::memory_vs_params(c, &sweep::log_points(1e8, 2e12, 40)),
+                seq: sweep::memory_vs_seq_len(c, &lens),
+                by_zero: sweep::memory_vs_gpus(c, &gpus),
+                days: sweep::days_vs_gpus(c, &gpus),
+                capacity: c.gpu_mem_bytes,
+                at: (c.params.get(), c.seq_len as f64, c.layout.gpus() as f64),
+            }
+        })
     });
-    let gpus = Memo::new(move |_| settled.with(|r| sweep::gpu_counts(&r.config, 16384)));
-    let by_gpus = Signal::derive(move || {
-        let series = settled.with(|r| sweep::memory_vs_gpus(&r.config, &gpus.get()));
-        LineScene {
-            series: series
-                .into_iter()
-                .enumerate()
-                .map(|(z, points)| Series { label: format!("ZeRO-{z}"), points, color: z })
-                .collect(),
-            y: YAxis::Bytes(ctx.units()),
-            rules: vec![capacity_rule(capacity())],
-            marker: Some(settled.with(|r| r.config.layout.gpus() as f64)),
-            points: Vec::new(),
-            x_name: ctx.t("gpus-axis").into(),
-            y_name: String::new(),
-            lang: ctx.lang.get(),
-        }
-    });
-    let days = Signal::derive(move || LineScene {
-        series: vec![Series {
-            label: ctx.t("days").into(),
-            points: settled.with(|r| sweep::days_vs_gpus(&r.config, &gpus.get())),
-            color: 2,
-        }],
-        y: YAxis::Days,
-        rules: Vec::new(),
-        marker: Some(settled.with(|r| r.config.layout.gpus() as f64)),
+    let scene = move |series: Vec<Series>, y: YAxis, capacity: bool, marker: f64, x_name: &'static str| LineScene {
+        series,
+        y,
+        rules: if capacity { vec![capacity_rule(points.with(|p| p.capacity))] } else { Vec::new() },
+        marker: Some(marker),
         points: Vec::new(),
-        x_name: ctx.t("gpus-axis").into(),
+        x_name: ctx.t(x_name).into(),
         y_name: String::new(),
         lang: ctx.lang.get(),
+    };
+    let bytes = move || YAxis::Bytes(ctx.units());
+    let by_params = Signal::derive(move || {
+        let (line, at) = points.with(|p| (p.params.clone(), p.at.0));
+        scene(vec![Series { label: ctx.t("total").into(), points: line, color: 0 }], bytes(), true, at, "params-axis")
+    });
+    let by_seq = Signal::derive(move || {
+        let (line, at) = points.with(|p| (p.seq.clone(), p.at.1));
+        scene(vec![Series { label: ctx.t("total").into(), points: line, color: 3 }], bytes(), true, at, "seq-axis")
+    });
+    let by_gpus = Signal::derive(move || {
+        let (lines, at) = points.with(|p| (p.by_zero.clone(), p.at.2));
+        let series = lines
+            .into_iter()
+            .enumerate()
+            .map(|(z, points)| Series { label: format!("ZeRO-{z}"), points, color: z })
+            .collect();
+        scene(series, bytes(), true, at, "gpus-axis")
+    });
+    let days = Signal::derive(move || {
+        let (line, at) = points.with(|p| (p.days.clone(), p.at.2));
+        scene(vec![Series { label: ctx.t("days").into(), points: line, color: 2 }], YAxis::Days, false, at, "gpus-axis")
     });
     let label = move |key: &'static str| Signal::derive(move || ctx.t(key).to_string());
     view! {
             // On the full page they wait for the first pause (the first result paints
             // sooner); alone, they are the view and draw at once, so its height never changes.
             <Show when=move || mode != Mode::Page || ctx.settled.with(|s| s.is_some()) fallback=|| view! { <p class="detail">"…"</p> }>
+            <span hidden data-testid="sweeps-runs" data-runs=move || {
+                ctx.settled.track();
+                settled.track();
+                runs.get_value().to_string()
+            }></span>
             <div class="sweep-grid">
                 <figure>
                     <figcaption><Tr key="sweep-params" /></figcaption>

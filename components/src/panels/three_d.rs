@@ -59,7 +59,7 @@ pub fn ThreeDView(
             let d = &r.divisors;
             // The divisors are whole numbers of GPUs.
             format!(
-                "{} ÷ {} · {} ÷ {} · {} ÷ {}",
+                "{} ÷\u{a0}{} · {} ÷\u{a0}{} · {} ÷\u{a0}{}",
                 ctx.t("part-model"),
                 d.model,
                 ctx.t("part-gradients"),

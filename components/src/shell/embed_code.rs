@@ -38,7 +38,9 @@ pub fn EmbedDialog() -> impl IntoView {
     let open = expect_context::<EmbedOpen>();
     let dialog = NodeRef::<leptos::html::Dialog>::new();
     let preview = NodeRef::<leptos::html::Iframe>::new();
-    let height = RwSignal::new(None::<i32>);
+    // The height the preview reported, with the link it was reported for: a
+    // height from the previous figure never goes with the next one's link.
+    let reported = RwSignal::new(None::<(String, i32)>);
     let copied = RwSignal::new(false);
     // The preview reports its height like any embedding would receive it.
     let listener = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
@@ -50,8 +52,12 @@ pub fn EmbedDialog() -> impl IntoView {
         let data = ev.data();
         let kind = js_sys::Reflect::get(&data, &"type".into()).ok().and_then(|t| t.as_string());
         if from_preview && kind.as_deref() == Some("tmath:resize") {
-            if let Some(h) = js_sys::Reflect::get(&data, &"height".into()).ok().and_then(|h| h.as_f64()) {
-                height.set(Some(h as i32));
+            // The figure says which link it is: a late report of the previous one is not this one's.
+            let href = js_sys::Reflect::get(&data, &"href".into()).ok().and_then(|h| h.as_string());
+            if let (Some(h), Some(href)) =
+                (js_sys::Reflect::get(&data, &"height".into()).ok().and_then(|h| h.as_f64()), href)
+            {
+                reported.set(Some((href, h as i32)));
             }
         }
     });
@@ -69,10 +75,10 @@ pub fn EmbedDialog() -> impl IntoView {
         state.page.lang = Some(ctx.lang.get());
         link_to(&state)
     });
-    // A new figure reports its own height: until it does, the layout table's (or none).
+    let height =
+        Memo::new(move |_| src.with(|src| reported.with(|r| r.as_ref().filter(|(s, _)| s == src).map(|(_, h)| *h))));
     Effect::new(move |_| {
         src.track();
-        height.set(None);
         copied.set(false);
     });
     let frame_title = move || format!("{} · {}", i18n::view_title(ctx.lang.get(), view()), ctx.t("frame-title"));
@@ -149,7 +155,12 @@ pub fn EmbedDialog() -> impl IntoView {
                                 src=move || src.get()
                                 title=frame_title
                                 width=COLUMN_PX
-                                style=move || format!("height:{}px", height.get().unwrap_or(400))
+                                // Until it reports, tall enough that no scrollbar narrows the
+                                // figure below 720 px (which would change its height).
+                                style=move || {
+                                    let h = height.get().or_else(|| crate::layout::figure(view()).height.map(|h| h as i32));
+                                    format!("height:{}px", h.unwrap_or(1600))
+                                }
                             ></iframe>
                         </Show>
                     </div>

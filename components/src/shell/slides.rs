@@ -115,7 +115,15 @@ pub fn Slides() -> impl IntoView {
     let keys = window_event_listener(leptos::ev::keydown, move |ev| on_key(&ev, ctx));
     on_cleanup(move || keys.remove());
     let slide = Memo::new(move |_| ctx.page.with(|p| current(p).map(|(i, e)| (i, deck(p).len(), e.view(), e))));
-    let view = Memo::new(move |_| slide.with(|s| s.map_or(View::Memory, |(_, _, v, _)| v)));
+    // What the slide's body is made of: its view and a comparison's bars. Two
+    // slides of one view (5 and 6 of the default deck) differ in their bars.
+    let view = Memo::new(move |_| {
+        slide.with(|s| match s {
+            Some((_, _, v, Entry::Preset(p))) => (*v, p.variants),
+            Some((_, _, v, _)) => (*v, &[][..]),
+            None => (View::Memory, &[][..]),
+        })
+    });
     let subtitle = move || {
         let lang = ctx.lang.get();
         slide.with(|s| match s {
@@ -128,11 +136,7 @@ pub fn Slides() -> impl IntoView {
     let counter = move || slide.with(|s| s.map(|(i, n, _, _)| format!("{} / {n}", i + 1)).unwrap_or_default());
     // Rebuilt when the slide's view changes, not on every value.
     let main = move || {
-        let v = view.get();
-        let variants = slide.with_untracked(|s| match s {
-            Some((_, _, _, Entry::Preset(p))) => p.variants,
-            _ => &[],
-        });
+        let (v, variants) = view.get();
         let controls =
             figure(v).controls.iter().take(SLIDE_CONTROLS).map(|&k| view! { <Field key=k /> }).collect_view();
         view! {

@@ -57,7 +57,7 @@ pub fn set_document(lang: Lang, title: &str) {
     }
 }
 
-/// Tells an embedding page our height: `postMessage({type: "tmath:resize", height})`.
+/// Tells an embedding page our height: `postMessage({type: "tmath:resize", height, href})`.
 /// The body's, not the document's: the document is at least as tall as the
 /// frame, so a frame made too tall would never shrink. Reading it lays the
 /// page out, which works off-screen too, where frames are not painted and
@@ -73,6 +73,10 @@ fn post_height(last: &std::cell::Cell<i32>) {
     let msg = js_sys::Object::new();
     let _ = js_sys::Reflect::set(&msg, &"type".into(), &"tmath:resize".into());
     let _ = js_sys::Reflect::set(&msg, &"height".into(), &height.into());
+    // Which figure this is: a host with several frames, or one frame whose link changed, can tell.
+    if let Ok(href) = w.location().href() {
+        let _ = js_sys::Reflect::set(&msg, &"href".into(), &href.into());
+    }
     if let Ok(Some(parent)) = w.parent() {
         // Only a height leaves the frame, so any embedding origin may read it.
         let _ = parent.post_message(&msg, "*");

@@ -1,0 +1,192 @@
+//! Links never break: every key and every choice value that exists, each in a
+//! link with its result as recorded when it was written, and the links the
+//! README and the presets give. A renamed key keeps its old spelling as an
+//! alias (`tmath::keys::Key::aliases`), so these keep loading.
+
+use tmath::keys::{Kind, KEYS};
+use tmath::link::load;
+
+/// (link, per-GPU total bytes, training FLOPs), recorded 2026-12-01.
+#[rustfmt::skip]
+const GOLDEN: &[(&str, f64, f64)] = &[
+    ("model=custom", 142601641984.0, 1.26e22),
+    ("model=gpt-3-175b", 3075414777856.0, 3.15e23),
+    ("model=gpt-neox-20b", 406679836672.0, 3.6989999999999996e22),
+    ("model=pythia-6.9b", 140318474240.0, 1.23431436288e22),
+    ("model=llama-2-7b", 211967606784.0, 1.21291481088e22),
+    ("model=llama-2-13b", 370992824320.0, 2.3428555776e22),
+    ("model=llama-2-70b", 1624391155712.0, 1.241579667456e23),
+    ("model=llama-3-8b", 508588785664.0, 1.44544702464e22),
+    ("model=llama-3-70b", 3029382332416.0, 1.269966716928e23),
+    ("model=llama-3-405b", 12480301760512.0, 7.3053609984e23),
+    ("model=mistral-7b", 495972319232.0, 1.30351177728e22),
+    ("model=deepseek-v3", 11451875418112.0, 6.660000000000001e22),
+    ("model=megatron-22b", 436959821824.0, 3.96e22),
+    ("model=megatron-175b", 3075414777856.0, 3.15e23),
+    ("model=megatron-530b", 8911593881600.0, 9.54e23),
+    ("model=megatron-1t", 16657666867200.0, 1.8000000000000002e24),
+    ("precision=fp32", 142601641984.0, 1.26e22),
+    ("precision=fp16", 114601641984.0, 1.26e22),
+    ("precision=bf16", 114601641984.0, 1.26e22),
+    ("precision=mixed", 142601641984.0, 1.26e22),
+    ("grad-dtype=auto", 142601641984.0, 1.26e22),
+    ("grad-dtype=fp32", 156601641984.0, 1.26e22),
+    ("grad-dtype=fp16", 142601641984.0, 1.26e22),
+    ("optimizer=adamw", 142601641984.0, 1.26e22),
+    ("optimizer=adam-8bit", 100601641984.0, 1.26e22),
+    ("optimizer=sgd-momentum", 114601641984.0, 1.26e22),
+    ("optimizer=sgd", 86601641984.0, 1.26e22),
+    ("recompute=none", 142601641984.0, 1.26e22),
+    ("recompute=selective", 121126805504.0, 1.29221225472e22),
+    ("recompute=full", 112536870912.0, 1.68e22),
+    ("offload=none", 142601641984.0, 1.26e22),
+    ("offload=optimizer", 58601641984.0, 1.26e22),
+    ("gpu=a100-80gb", 142601641984.0, 1.26e22),
+    ("gpu=a100-40gb", 142601641984.0, 1.26e22),
+    ("gpu=h100-80gb", 142601641984.0, 1.26e22),
+    ("gpu=h100-pcie", 142601641984.0, 1.26e22),
+    ("gpu=h200", 142601641984.0, 1.26e22),
+    ("gpu=h800", 142601641984.0, 1.26e22),
+    ("gpu=b200", 142601641984.0, 1.26e22),
+    ("gpu=mi300x", 142601641984.0, 1.26e22),
+    ("gpu=mi325x", 142601641984.0, 1.26e22),
+    ("gpu=l40s", 142601641984.0, 1.26e22),
+    ("gpu=rtx-4090", 142601641984.0, 1.26e22),
+    ("gpu=v100-32gb", 142601641984.0, 1.26e22),
+    ("inference-dtype=fp32", 142601641984.0, 1.26e22),
+    ("inference-dtype=fp16", 142601641984.0, 1.26e22),
+    ("inference-dtype=bf16", 142601641984.0, 1.26e22),
+    ("inference-dtype=int8", 142601641984.0, 1.26e22),
+    ("inference-dtype=int4", 142601641984.0, 1.26e22),
+    ("convention=article", 142601641984.0, 1.26e22),
+    ("convention=megatron", 156601641984.0, 1.26e22),
+    ("lang=ko", 142601641984.0, 1.26e22),
+    ("lang=en", 142601641984.0, 1.26e22),
+    ("units=gb", 142601641984.0, 1.26e22),
+    ("units=gib", 142601641984.0, 1.26e22),
+    ("view=compute", 142601641984.0, 1.26e22),
+    ("view=chinchilla", 142601641984.0, 1.26e22),
+    ("view=inference", 142601641984.0, 1.26e22),
+    ("view=model-states", 142601641984.0, 1.26e22),
+    ("view=activations", 142601641984.0, 1.26e22),
+    ("view=memory", 142601641984.0, 1.26e22),
+    ("view=zero", 142601641984.0, 1.26e22),
+    ("view=3d", 142601641984.0, 1.26e22),
+    ("view=planner", 142601641984.0, 1.26e22),
+    ("view=sweeps", 142601641984.0, 1.26e22),
+    ("view=fp", 142601641984.0, 1.26e22),
+    ("deck=7b", 142601641984.0, 1.26e22),
+    ("deck=activations-7b", 142601641984.0, 1.26e22),
+    ("deck=zero-paper", 142601641984.0, 1.26e22),
+    ("deck=gpt-3", 142601641984.0, 1.26e22),
+    ("deck=70b-fsdp", 142601641984.0, 1.26e22),
+    ("deck=70b-8", 142601641984.0, 1.26e22),
+    ("deck=70b-16", 142601641984.0, 1.26e22),
+    ("deck=405b", 142601641984.0, 1.26e22),
+    ("deck=chinchilla-70b", 142601641984.0, 1.26e22),
+    ("deck=megatron-22b", 142601641984.0, 1.26e22),
+    ("deck=megatron-175b", 142601641984.0, 1.26e22),
+    ("deck=megatron-530b", 142601641984.0, 1.26e22),
+    ("deck=megatron-1t", 142601641984.0, 1.26e22),
+    ("deck=compute", 142601641984.0, 1.26e22),
+    ("deck=chinchilla", 142601641984.0, 1.26e22),
+    ("deck=inference", 142601641984.0, 1.26e22),
+    ("deck=model-states", 142601641984.0, 1.26e22),
+    ("deck=activations", 142601641984.0, 1.26e22),
+    ("deck=memory", 142601641984.0, 1.26e22),
+    ("deck=zero", 142601641984.0, 1.26e22),
+    ("deck=3d", 142601641984.0, 1.26e22),
+    ("deck=planner", 142601641984.0, 1.26e22),
+    ("deck=sweeps", 142601641984.0, 1.26e22),
+    ("deck=fp", 142601641984.0, 1.26e22),
+    ("params=13B", 255815065600.0, 2.34e22),
+    ("active-params=3B", 142601641984.0, 5.4e21),
+    ("tokens=1.4T", 142601641984.0, 5.88e22),
+    ("seq-len=4096", 216152956928.0, 1.26e22),
+    ("micro-batch=4", 234406567936.0, 1.26e22),
+    ("grad-accum=8&pp=4", 58601641984.0, 1.26e22),
+    ("hidden=5120", 196566056960.0, 1.841430528e22),
+    ("layers=40", 169198223360.0, 1.4731444224e22),
+    ("heads=40", 147970351104.0, 1.26e22),
+    ("vocab=50257", 142601641984.0, 1.26e22),
+    ("tp=8", 32424015488.0, 1.26e22),
+    ("pp=2", 71300820992.0, 1.26e22),
+    ("dp=64", 142601641984.0, 1.26e22),
+    ("gpus=64&zero=3", 34351641984.0, 1.26e22),
+    ("sequence-parallel=1&tp=4", 46150410496.0, 1.26e22),
+    ("partition-activations=1&tp=4", 40915919104.0, 1.26e22),
+    ("tsp=1&tp=8", 17825205248.0, 1.26e22),
+    ("zero=1&dp=8", 69101641984.0, 1.26e22),
+    ("zero=2&dp=8", 56851641984.0, 1.26e22),
+    ("zero=3&dp=8", 46601641984.0, 1.26e22),
+    ("max-live-params=2e8&zero=3&dp=8", 45001641984.0, 1.26e22),
+    ("gpu-mem=40", 142601641984.0, 1.26e22),
+    ("tflops=200", 142601641984.0, 1.26e22),
+    ("usd-per-gpu-hour=2.5", 142601641984.0, 1.26e22),
+    ("max-gpus=1024", 142601641984.0, 1.26e22),
+    ("global-batch=512", 142601641984.0, 1.26e22),
+    ("reserve-gb=2", 142601641984.0, 1.26e22),
+    ("fragmentation-pct=10", 142601641984.0, 1.26e22),
+    ("intra-node-gbs=450", 142601641984.0, 1.26e22),
+    ("inter-node-gbs=25", 142601641984.0, 1.26e22),
+    ("tp-cross-node=1", 142601641984.0, 1.26e22),
+    ("embed=1&view=memory", 142601641984.0, 1.26e22),
+    ("present=1&slide=3", 142601641984.0, 1.26e22),
+    ("fp=65504", 142601641984.0, 1.26e22),
+];
+
+/// A link as a person (or the page) writes it.
+fn evaluate(link: &str) -> (f64, f64) {
+    let (state, errors) = load(link);
+    assert!(errors.is_empty(), "{link}: {errors:?}");
+    let config = state.settings.resolve().unwrap_or_else(|e| panic!("{link}: {e}"));
+    let r = tmath::evaluate(&config);
+    (r.per_gpu.total().get(), r.flops().get())
+}
+
+#[test]
+fn golden_links_load_cleanly_and_give_their_recorded_result() {
+    for &(link, bytes, flops) in GOLDEN {
+        assert_eq!(evaluate(link), (bytes, flops), "{link}");
+    }
+}
+
+/// A new key or a new choice needs its golden link: this fails until it has one.
+#[test]
+fn the_golden_list_covers_every_key_and_every_choice() {
+    let pairs: Vec<(String, String)> = GOLDEN.iter().flat_map(|(l, ..)| tmath::link::parse_query(l)).collect();
+    for k in KEYS {
+        assert!(pairs.iter().any(|(key, _)| key == k.name), "no golden link sets {}", k.name);
+        if let Kind::Choice(_) | Kind::List(_) = k.kind {
+            for c in k.choices() {
+                assert!(pairs.iter().any(|(key, v)| key == k.name && v == c), "no golden link for {}={c}", k.name);
+            }
+        }
+    }
+}
+
+/// Every `?…` link of the README and every preset's query loads without a bad-key notice.
+#[test]
+fn readme_and_preset_links_load_cleanly() {
+    let readme = include_str!("../README.md");
+    let mut links: Vec<String> = readme
+        .split("(?")
+        .skip(1)
+        .chain(readme.split("`?").skip(1))
+        .map(|rest| rest.chars().take_while(|c| !matches!(c, ')' | '`' | ' ' | '"')).collect::<String>())
+        // `?lang=ko|en` names the choices and `?view=V` a placeholder: neither is a link.
+        .filter(|l| {
+            !l.contains('|')
+                && !tmath::link::parse_query(l)
+                    .iter()
+                    .any(|(_, v)| v.len() == 1 && v.chars().all(|c| c.is_ascii_uppercase()))
+        })
+        .collect();
+    links.extend(tmath::presets::PRESETS.iter().map(|p| p.query.to_string()));
+    assert!(links.len() > 15, "{} links found", links.len());
+    for link in links {
+        let (state, errors) = load(&link);
+        assert!(errors.is_empty(), "{link}: {errors:?}");
+        assert!(state.settings.resolve().is_ok(), "{link}");
+    }
+}
