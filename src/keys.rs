@@ -209,6 +209,17 @@ fn word(t: &str) -> Option<Value> {
     Some(Value::Text(t.to_string()))
 }
 
+/// A key's help, for `--help`: the page never shows it, so its wasm leaves the text out.
+macro_rules! help {
+    ($text:literal) => {
+        if cfg!(target_arch = "wasm32") {
+            ""
+        } else {
+            $text
+        }
+    };
+}
+
 /// Declares the table and its typed handles together, in one order:
 /// `KEYS[K::X as usize]` is the row of `K::X`.
 macro_rules! key_table {
@@ -252,7 +263,7 @@ fn gpu_names() -> Vec<&'static str> {
 key_table! {
     Model => Key {
         name: "model", aliases: &[], kind: Kind::Choice(model_names),
-        help: "catalogue model (custom: none); explicit flags override its fields",
+        help: help!("catalogue model (custom: none); explicit flags override its fields"),
         access: Access::Calc {
             get: |s| s.model.map(|m| Value::Text(m.name.into())),
             shown: Some(|s| Value::Text(s.model.map_or("custom", |m| m.name).into())),
@@ -263,7 +274,7 @@ key_table! {
         },
     },
     Params => Key {
-        name: "params", aliases: &[], kind: real(1.0, 1e16), help: "parameters P (7e9, 7B, 1.4T)",
+        name: "params", aliases: &[], kind: real(1.0, 1e16), help: help!("parameters P (7e9, 7B, 1.4T)"),
         access: Access::Calc {
             get: |s| s.params.map(Value::Num),
             shown: Some(|s| Value::Num(s.resolved_params().get())),
@@ -272,7 +283,7 @@ key_table! {
     },
     ActiveParams => Key {
         name: "active-params", aliases: &[], kind: real(1.0, 1e16),
-        help: "parameters active per token (MoE); default P",
+        help: help!("parameters active per token (MoE); default P"),
         access: Access::Calc {
             get: |s| s.active_params.map(Value::Num),
             shown: Some(|s| Value::Num(s.active_params.unwrap_or(s.resolved_params().get()))),
@@ -280,11 +291,11 @@ key_table! {
         },
     },
     Tokens => Key {
-        name: "tokens", aliases: &[], kind: real(1.0, 1e18), help: "training tokens D",
+        name: "tokens", aliases: &[], kind: real(1.0, 1e18), help: help!("training tokens D"),
         access: Access::Calc { get: |s| num(s.tokens), shown: None, set: |s, v| s.tokens = v.num() },
     },
     SeqLen => Key {
-        name: "seq-len", aliases: &[], kind: whole(1, 10_000_000), help: "sequence length s",
+        name: "seq-len", aliases: &[], kind: whole(1, 10_000_000), help: help!("sequence length s"),
         access: Access::Calc {
             get: |s| s.seq_len.map(|x| Value::Num(x as f64)),
             shown: Some(|s| Value::Num(s.seq_len.unwrap_or(crate::settings::DEFAULT_SEQ_LEN) as f64)),
@@ -292,15 +303,15 @@ key_table! {
         },
     },
     MicroBatch => Key {
-        name: "micro-batch", aliases: &[], kind: whole(1, 1_000_000), help: "micro-batch per GPU b",
+        name: "micro-batch", aliases: &[], kind: whole(1, 1_000_000), help: help!("micro-batch per GPU b"),
         access: Access::Calc { get: |s| int(s.micro_batch), shown: None, set: |s, v| s.micro_batch = v.whole() },
     },
     GradAccum => Key {
-        name: "grad-accum", aliases: &[], kind: whole(1, 10_000_000), help: "micro-batches per step per pipeline m",
+        name: "grad-accum", aliases: &[], kind: whole(1, 10_000_000), help: help!("micro-batches per step per pipeline m"),
         access: Access::Calc { get: |s| int(s.grad_accum), shown: None, set: |s, v| s.grad_accum = v.whole() },
     },
     Hidden => Key {
-        name: "hidden", aliases: &[], kind: whole(1, 10_000_000), help: "hidden size h",
+        name: "hidden", aliases: &[], kind: whole(1, 10_000_000), help: help!("hidden size h"),
         access: Access::Calc {
             get: |s| s.hidden.map(|x| Value::Num(x as f64)),
             shown: Some(|s| Value::Num(s.architecture().hidden as f64)),
@@ -308,7 +319,7 @@ key_table! {
         },
     },
     Layers => Key {
-        name: "layers", aliases: &[], kind: whole(1, 100_000), help: "layers L",
+        name: "layers", aliases: &[], kind: whole(1, 100_000), help: help!("layers L"),
         access: Access::Calc {
             get: |s| s.layers.map(|x| Value::Num(x as f64)),
             shown: Some(|s| Value::Num(s.architecture().layers as f64)),
@@ -316,7 +327,7 @@ key_table! {
         },
     },
     Heads => Key {
-        name: "heads", aliases: &[], kind: whole(1, 1_000_000), help: "attention heads a",
+        name: "heads", aliases: &[], kind: whole(1, 1_000_000), help: help!("attention heads a"),
         access: Access::Calc {
             get: |s| s.heads.map(|x| Value::Num(x as f64)),
             shown: Some(|s| Value::Num(s.architecture().heads as f64)),
@@ -324,7 +335,7 @@ key_table! {
         },
     },
     Vocab => Key {
-        name: "vocab", aliases: &[], kind: whole(1, 100_000_000), help: "vocabulary V",
+        name: "vocab", aliases: &[], kind: whole(1, 100_000_000), help: help!("vocabulary V"),
         access: Access::Calc {
             get: |s| s.vocab.map(|x| Value::Num(x as f64)),
             shown: Some(|s| Value::Num(s.architecture().vocab as f64)),
@@ -332,15 +343,15 @@ key_table! {
         },
     },
     Tp => Key {
-        name: "tp", aliases: &[], kind: whole(1, 1_000_000), help: "tensor-parallel degree t",
+        name: "tp", aliases: &[], kind: whole(1, 1_000_000), help: help!("tensor-parallel degree t"),
         access: Access::Calc { get: |s| int(s.tp), shown: None, set: |s, v| s.tp = v.whole() },
     },
     Pp => Key {
-        name: "pp", aliases: &[], kind: whole(1, 1_000_000), help: "pipeline-parallel degree p",
+        name: "pp", aliases: &[], kind: whole(1, 1_000_000), help: help!("pipeline-parallel degree p"),
         access: Access::Calc { get: |s| int(s.pp), shown: None, set: |s, v| s.pp = v.whole() },
     },
     Dp => Key {
-        name: "dp", aliases: &[], kind: whole(1, 1_000_000_000), help: "data-parallel degree d",
+        name: "dp", aliases: &[], kind: whole(1, 1_000_000_000), help: help!("data-parallel degree d"),
         access: Access::Calc {
             get: |s| s.dp.map(|x| Value::Num(x as f64)),
             shown: Some(|s| {
@@ -351,7 +362,7 @@ key_table! {
         },
     },
     Gpus => Key {
-        name: "gpus", aliases: &[], kind: whole(1, 1_000_000_000), help: "GPUs N = t·p·d",
+        name: "gpus", aliases: &[], kind: whole(1, 1_000_000_000), help: help!("GPUs N = t·p·d"),
         access: Access::Calc {
             get: |s| s.gpus.map(|x| Value::Num(x as f64)),
             shown: Some(|s| {
@@ -362,7 +373,7 @@ key_table! {
         },
     },
     Precision => Key {
-        name: "precision", aliases: &[], kind: Kind::Choice(Precision::names), help: "training precision",
+        name: "precision", aliases: &[], kind: Kind::Choice(Precision::names), help: help!("training precision"),
         access: Access::Calc {
             get: |s| word(s.precision.as_str()),
             shown: None,
@@ -371,7 +382,7 @@ key_table! {
     },
     GradDtype => Key {
         name: "grad-dtype", aliases: &[], kind: Kind::Choice(grad_dtype_names),
-        help: "gradient storage; auto: the model dtype (fp32 under megatron)",
+        help: help!("gradient storage; auto: the model dtype (fp32 under megatron)"),
         access: Access::Calc {
             get: |s| s.grad_dtype.map(|g| Value::Text(g.as_str().into())),
             shown: Some(|s| Value::Text(s.grad_dtype.map_or(AUTO, |g| g.as_str()).into())),
@@ -379,7 +390,7 @@ key_table! {
         },
     },
     Optimizer => Key {
-        name: "optimizer", aliases: &[], kind: Kind::Choice(Optimizer::names), help: "optimizer",
+        name: "optimizer", aliases: &[], kind: Kind::Choice(Optimizer::names), help: help!("optimizer"),
         access: Access::Calc {
             get: |s| word(s.optimizer.as_str()),
             shown: None,
@@ -387,7 +398,7 @@ key_table! {
         },
     },
     Recompute => Key {
-        name: "recompute", aliases: &[], kind: Kind::Choice(Recompute::names), help: "activation recomputation",
+        name: "recompute", aliases: &[], kind: Kind::Choice(Recompute::names), help: help!("activation recomputation"),
         access: Access::Calc {
             get: |s| word(s.recompute.as_str()),
             shown: None,
@@ -396,12 +407,12 @@ key_table! {
     },
     SequenceParallel => Key {
         name: "sequence-parallel", aliases: &[], kind: Kind::Switch,
-        help: "Megatron sequence parallelism (the 10 becomes 10/t)",
+        help: help!("Megatron sequence parallelism (the 10 becomes 10/t)"),
         access: Access::Calc { get: |s| flag(s.sequence_parallel), shown: None, set: |s, v| s.sequence_parallel = v.flag() },
     },
     PartitionActivations => Key {
         name: "partition-activations", aliases: &[], kind: Kind::Switch,
-        help: "ZeRO-R activation partitioning (activations ÷ t)",
+        help: help!("ZeRO-R activation partitioning (activations ÷ t)"),
         access: Access::Calc {
             get: |s| flag(s.partition_activations),
             shown: None,
@@ -410,11 +421,11 @@ key_table! {
     },
     Tsp => Key {
         name: "tsp", aliases: &[], kind: Kind::Switch,
-        help: "folded tensor+sequence parallelism: model states and activations ÷ t",
+        help: help!("folded tensor+sequence parallelism: model states and activations ÷ t"),
         access: Access::Calc { get: |s| flag(s.tsp), shown: None, set: |s, v| s.tsp = v.flag() },
     },
     Zero => Key {
-        name: "zero", aliases: &[], kind: whole(0, 3), help: "ZeRO stage 0–3",
+        name: "zero", aliases: &[], kind: whole(0, 3), help: help!("ZeRO stage 0–3"),
         access: Access::Calc {
             get: |s| int(s.zero.get() as u64),
             shown: None,
@@ -422,7 +433,7 @@ key_table! {
         },
     },
     Offload => Key {
-        name: "offload", aliases: &[], kind: Kind::Choice(Offload::names), help: "ZeRO-Offload of the optimizer to CPU memory",
+        name: "offload", aliases: &[], kind: Kind::Choice(Offload::names), help: help!("ZeRO-Offload of the optimizer to CPU memory"),
         access: Access::Calc {
             get: |s| word(s.offload.as_str()),
             shown: None,
@@ -430,11 +441,11 @@ key_table! {
         },
     },
     MaxLiveParams => Key {
-        name: "max-live-params", aliases: &[], kind: real(0.0, 1e16), help: "ZeRO-3 stage3_max_live_parameters",
+        name: "max-live-params", aliases: &[], kind: real(0.0, 1e16), help: help!("ZeRO-3 stage3_max_live_parameters"),
         access: Access::Calc { get: |s| num(s.max_live_params), shown: None, set: |s, v| s.max_live_params = v.num() },
     },
     Gpu => Key {
-        name: "gpu", aliases: &[], kind: Kind::Choice(gpu_names), help: "catalogue GPU",
+        name: "gpu", aliases: &[], kind: Kind::Choice(gpu_names), help: help!("catalogue GPU"),
         access: Access::Calc {
             get: |s| word(s.gpu.name),
             shown: None,
@@ -443,7 +454,7 @@ key_table! {
     },
     GpuMem => Key {
         name: "gpu-mem", aliases: &[], kind: real(0.001, 1e6),
-        help: "memory per GPU in GiB, as the driver reports it (an \"80 GB\" A100: 81920 MiB = 80 GiB)",
+        help: help!("memory per GPU in GiB, as the driver reports it (an \"80 GB\" A100: 81920 MiB = 80 GiB)"),
         access: Access::Calc {
             get: |s| s.gpu_mem.map(Value::Num),
             shown: Some(|s| Value::Num(s.gpu_mem.unwrap_or(s.gpu.mem_gib()))),
@@ -451,7 +462,7 @@ key_table! {
         },
     },
     Tflops => Key {
-        name: "tflops", aliases: &[], kind: real(0.001, 1e9), help: "achieved TFLOP/s per GPU (not the datasheet peak)",
+        name: "tflops", aliases: &[], kind: real(0.001, 1e9), help: help!("achieved TFLOP/s per GPU (not the datasheet peak)"),
         access: Access::Calc {
             get: |s| s.tflops.map(Value::Num),
             shown: Some(|s| Value::Num(s.tflops.unwrap_or(s.gpu.achieved_tflops))),
@@ -459,7 +470,7 @@ key_table! {
         },
     },
     UsdPerGpuHour => Key {
-        name: "usd-per-gpu-hour", aliases: &[], kind: real(0.0, 1e9), help: "price per GPU-hour, US dollars",
+        name: "usd-per-gpu-hour", aliases: &[], kind: real(0.0, 1e9), help: help!("price per GPU-hour, US dollars"),
         access: Access::Calc {
             get: |s| s.usd_per_gpu_hour.map(Value::Num),
             shown: Some(|s| Value::Num(s.usd_per_gpu_hour.unwrap_or(s.gpu.usd_per_hour))),
@@ -467,7 +478,7 @@ key_table! {
         },
     },
     InferenceDtype => Key {
-        name: "inference-dtype", aliases: &[], kind: Kind::Choice(InferenceDtype::names), help: "weights dtype when serving",
+        name: "inference-dtype", aliases: &[], kind: Kind::Choice(InferenceDtype::names), help: help!("weights dtype when serving"),
         access: Access::Calc {
             get: |s| word(s.inference_dtype.as_str()),
             shown: None,
@@ -476,7 +487,7 @@ key_table! {
     },
     Convention => Key {
         name: "convention", aliases: &[], kind: Kind::Choice(Convention::names),
-        help: "article (Transformer Math 101 verbatim) or megatron (per-rank accounting)",
+        help: help!("article (Transformer Math 101 verbatim) or megatron (per-rank accounting)"),
         access: Access::Calc {
             get: |s| word(s.convention.as_str()),
             shown: None,
@@ -485,27 +496,27 @@ key_table! {
     },
     MaxGpus => Key {
         name: "max-gpus", aliases: &[], kind: whole(1, 10_000_000),
-        help: "largest N the minimum-GPU search tries (default 16384)",
+        help: help!("largest N the minimum-GPU search tries (default 16384)"),
         access: Access::Plan { get: |o| int(o.max_gpus), set: |o, v| o.max_gpus = v.whole() },
     },
     GlobalBatch => Key {
         name: "global-batch", aliases: &[], kind: whole(1, 10_000_000),
-        help: "sequences per step G (default 2048); m = ⌈G/(b·d)⌉",
+        help: help!("sequences per step G (default 2048); m = ⌈G/(b·d)⌉"),
         access: Access::Plan { get: |o| int(o.global_batch), set: |o, v| o.global_batch = v.whole() },
     },
     ReserveGb => Key {
         name: "reserve-gb", aliases: &[], kind: real(0.0, 1e4),
-        help: "GB per GPU the formulas leave out: CUDA context, framework (default 1.5)",
+        help: help!("GB per GPU the formulas leave out: CUDA context, framework (default 1.5)"),
         access: Access::Plan { get: |o| num(o.reserve_bytes / 1e9), set: |o, v| o.reserve_bytes = v.num() * 1e9 },
     },
     FragmentationPct => Key {
         name: "fragmentation-pct", aliases: &[], kind: real(0.0, 100.0),
-        help: "allocator fragmentation, % of the computed total (default 5)",
+        help: help!("allocator fragmentation, % of the computed total (default 5)"),
         access: Access::Plan { get: |o| num(o.fragmentation * 100.0), set: |o, v| o.fragmentation = v.num() / 100.0 },
     },
     IntraNodeGbs => Key {
         name: "intra-node-gbs", aliases: &[], kind: real(1e-3, 1e6),
-        help: "per-GPU bandwidth inside a node, GB/s (NVLink; default 300)",
+        help: help!("per-GPU bandwidth inside a node, GB/s (NVLink; default 300)"),
         access: Access::Plan {
             get: |o| num(o.intra_node_bytes_per_s / 1e9),
             set: |o, v| o.intra_node_bytes_per_s = v.num() * 1e9,
@@ -513,59 +524,59 @@ key_table! {
     },
     InterNodeGbs => Key {
         name: "inter-node-gbs", aliases: &[], kind: real(1e-3, 1e6),
-        help: "per-GPU bandwidth across nodes, GB/s (InfiniBand; default 50)",
+        help: help!("per-GPU bandwidth across nodes, GB/s (InfiniBand; default 50)"),
         access: Access::Plan {
             get: |o| num(o.inter_node_bytes_per_s / 1e9),
             set: |o, v| o.inter_node_bytes_per_s = v.num() * 1e9,
         },
     },
     TpCrossNode => Key {
-        name: "tp-cross-node", aliases: &[], kind: Kind::Switch, help: "allow tensor parallelism beyond one 8-GPU node",
+        name: "tp-cross-node", aliases: &[], kind: Kind::Switch, help: help!("allow tensor parallelism beyond one 8-GPU node"),
         access: Access::Plan { get: |o| flag(o.tp_cross_node), set: |o, v| o.tp_cross_node = v.flag() },
     },
     Lang => Key {
-        name: "lang", aliases: &[], kind: Kind::Choice(Lang::names), help: "the page's language (default: the browser's)",
+        name: "lang", aliases: &[], kind: Kind::Choice(Lang::names), help: help!("the page's language (default: the browser's)"),
         access: Access::Page {
             get: |p| p.lang.map(|l| Value::Text(l.as_str().into())),
             set: |p, v| p.lang = Lang::parse(v.text()),
         },
     },
     Units => Key {
-        name: "units", aliases: &[], kind: Kind::Choice(unit_names), help: "byte unit: GB (10⁹, the article's) or GiB (2³⁰)",
+        name: "units", aliases: &[], kind: Kind::Choice(unit_names), help: help!("byte unit: GB (10⁹, the article's) or GiB (2³⁰)"),
         access: Access::Page {
             get: |p| word(p.units.as_str()),
             set: |p, v| p.units = ByteUnit::parse(v.text()).unwrap_or(p.units),
         },
     },
     Embed => Key {
-        name: "embed", aliases: &[], kind: Kind::Switch, help: "a figure for another page: one view, no site chrome",
+        name: "embed", aliases: &[], kind: Kind::Switch, help: help!("a figure for another page: one view, no site chrome"),
         access: Access::Page { get: |p| flag(p.embed), set: |p, v| p.embed = v.flag() },
     },
     View => Key {
-        name: "view", aliases: &[], kind: Kind::Choice(View::names), help: "the view a figure shows, or the part the page opens on",
+        name: "view", aliases: &[], kind: Kind::Choice(View::names), help: help!("the view a figure shows, or the part the page opens on"),
         access: Access::Page {
             get: |p| p.view.map(|x| Value::Text(x.as_str().into())),
             set: |p, v| p.view = View::parse(v.text()),
         },
     },
     Present => Key {
-        name: "present", aliases: &[], kind: Kind::Switch, help: "presentation mode: one view per slide",
+        name: "present", aliases: &[], kind: Kind::Switch, help: help!("presentation mode: one view per slide"),
         access: Access::Page { get: |p| flag(p.present), set: |p, v| p.present = v.flag() },
     },
     Deck => Key {
         name: "deck", aliases: &[], kind: Kind::List(presets::deck_entries),
-        help: "the slides, by preset or view name, comma-separated (default: the article's story)",
+        help: help!("the slides, by preset or view name, comma-separated (default: the article's story)"),
         access: Access::Page {
             get: |p| Some(Value::Text(p.deck.join(","))),
             set: |p, v| p.deck = v.text().split(',').filter(|s| !s.is_empty()).map(String::from).collect(),
         },
     },
     Slide => Key {
-        name: "slide", aliases: &[], kind: whole(1, 1000), help: "the current slide, from 1",
+        name: "slide", aliases: &[], kind: whole(1, 1000), help: help!("the current slide, from 1"),
         access: Access::Page { get: |p| int(p.slide), set: |p, v| p.slide = v.whole() },
     },
     Fp => Key {
-        name: "fp", aliases: &[], kind: Kind::Text { max_chars: 64 }, help: "the value in the floating-point explorer",
+        name: "fp", aliases: &[], kind: Kind::Text { max_chars: 64 }, help: help!("the value in the floating-point explorer"),
         access: Access::Page { get: |p| p.fp.as_deref().and_then(word), set: |p, v| p.fp = Some(v.text().to_string()) },
     },
 }
