@@ -135,3 +135,15 @@ fn numbers_in_the_forms_people_type() {
         assert_eq!(v["params"], value, "{text}");
     }
 }
+
+/// A reader that stops early (`tmath --help | head -1`) gets no panic.
+#[test]
+fn a_closed_pipe_is_not_a_panic() {
+    let bin = env!("CARGO_BIN_EXE_tmath");
+    let out = Command::new("bash")
+        .args(["-c", &format!("set -o pipefail; '{bin}' --help | head -c 1 > /dev/null")])
+        .output()
+        .expect("runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
+}

@@ -108,11 +108,12 @@ fn receipt(r: &Report) -> String {
     let mut s = String::new();
     let name = c.model.map_or_else(|| format!("{} parameters", format_count(c.params.get())), |m| m.label.to_string());
     s += &format!(
-        "{name}, {} precision, {}, ZeRO-{}, {} GPU(s) = t {} × p {} × d {}, {} ({} convention)\n\n",
+        "{name}, {} precision, {}, ZeRO-{}, {} {} = t {} × p {} × d {}, {} ({} convention)\n\n",
         c.precision,
         c.optimizer,
         c.zero.get(),
         l.gpus(),
+        if l.gpus() == 1 { "GPU" } else { "GPUs" },
         l.tp,
         l.pp,
         l.dp,
@@ -293,7 +294,9 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match run(&args) {
         Ok(out) => {
-            println!("{out}");
+            // A reader that stops early (`tmath … | head`) is not an error worth a panic.
+            use std::io::Write;
+            let _ = writeln!(std::io::stdout(), "{out}");
             ExitCode::SUCCESS
         }
         Err(e) => {

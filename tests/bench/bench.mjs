@@ -96,6 +96,33 @@ const staticCopy = await serveDir(STATIC);
 const staticFirst = await firstPaint(staticCopy.url);
 staticCopy.close();
 
+// 2c. A slow link (1.6 Mbps, 150 ms): first contentful paint (the HTML's own
+// skeleton, before the wasm arrives) and the first result, median of 3.
+async function slowLink(url) {
+  const fcp = [];
+  const result = [];
+  for (let i = 0; i < 3; i++) {
+    const context = await browser.newContext({ viewport: { width: 1360, height: 1000 } });
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send("Network.enable");
+    await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 150, downloadThroughput: 200_000, uploadThroughput: 96_000 });
+    await page.addInitScript(() => {
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) if (e.identifier === "first-result") console.debug(`first-result ${e.renderTime || e.loadTime}`);
+      }).observe({ type: "element", buffered: true });
+    });
+    const shown = new Promise((resolve) => page.on("console", (m) => m.text().startsWith("first-result ") && resolve(Number(m.text().slice(13)))));
+    await page.goto(url, { waitUntil: "commit" });
+    result.push(await shown);
+    fcp.push(await page.evaluate(() => performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? NaN));
+    await context.close();
+  }
+  return { fcp: median(fcp), result: median(result) };
+}
+const slow = await slowLink(app.url);
+const slowBlank = await slowLink(blank.url);
+
 // 3. Input-to-paint over 200 slider steps, and long tasks meanwhile.
 const context = await browser.newContext({ viewport: { width: 1360, height: 1000 } });
 const page = await context.newPage();
@@ -132,6 +159,8 @@ const lines = [
   `| page transfer, gzipped (every file one visit fetches: ${loaded.length}) | ${kib(transfer)} KiB | ≤ 200 KiB |`,
   `| navigation → first result painted (Element Timing, median of 15) | ${appFirst.toFixed(0)} ms (blank Leptos page: ${blankFirst.toFixed(0)} ms, ratio ${(appFirst / blankFirst).toFixed(2)}) | ≤ 1.5× the blank page |`,
   `| the same page saved as static HTML + CSS, no JS or wasm: first result painted (median of 15) | ${staticFirst.toFixed(0)} ms (ratio to the blank page ${(staticFirst / blankFirst).toFixed(2)}) | (the content's own floor) |`,
+  `| 1.6 Mbps link: first contentful paint (the HTML's skeleton), median of 3 | ${slow.fcp.toFixed(0)} ms (blank Leptos page: ${slowBlank.fcp.toFixed(0)} ms) | |`,
+  `| 1.6 Mbps link: first result painted, median of 3 | ${slow.result.toFixed(0)} ms (blank Leptos page: ${slowBlank.result.toFixed(0)} ms, ratio ${(slow.result / slowBlank.result).toFixed(2)}) | |`,
   `| slider input → all work done (next task), 200 steps | p50 ${median(latency.work).toFixed(1)} ms, p95 ${pct(latency.work, 95).toFixed(1)} ms | p95 ≤ 8 ms |`,
   `| slider input → next frame produced, 200 steps | p50 ${median(latency.frame).toFixed(1)} ms, p95 ${pct(latency.frame, 95).toFixed(1)} ms | (one frame is 16.7 ms) |`,
   `| long tasks (> 50 ms) during the 200 steps | ${latency.longTasks.length} | 0 |`,

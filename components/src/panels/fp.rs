@@ -22,6 +22,15 @@ fn sci(x: f64) -> String {
     format!("{x:.4e}")
 }
 
+/// A range's bound, short enough for a phone's table: three significant digits
+/// in scientific notation (3.40e38), plainly between 10⁻³ and 10⁶.
+fn short(x: f64) -> String {
+    if x == 0.0 || !x.is_finite() || (1e-3..1e6).contains(&x.abs()) {
+        return sci(x);
+    }
+    format!("{x:.2e}")
+}
+
 fn class_key(c: Class) -> &'static str {
     match c {
         Class::Zero => "fp-zero",
@@ -145,11 +154,11 @@ pub fn FpView(
                                         <th scope="row">{f.name}</th>
                                         <td>{format!("{} / {}", f.exponent_bits, f.mantissa_bits)}</td>
                                         <td data-testid=format!("fp-max-{}", f.name) data-value=f.max().to_string()>
-                                            {sci(f.max())}
+                                            {short(f.max())}
                                         </td>
-                                        <td>{sci(f.min_normal())}</td>
-                                        <td>{sci(f.min_subnormal())}</td>
-                                        <td>{sci(f.epsilon())}</td>
+                                        <td>{short(f.min_normal())}</td>
+                                        <td>{short(f.min_subnormal())}</td>
+                                        <td>{short(f.epsilon())}</td>
                                     </tr>
                                 }
                             })
@@ -189,5 +198,7 @@ mod tests {
         assert_eq!(super::sci(65504.0), "65504");
         assert_eq!(super::sci(0.1), "0.1");
         assert_eq!(super::sci(5.960464477539063e-8), "5.9605e-8");
+        assert_eq!(super::short(3.4028234663852886e38), "3.40e38");
+        assert_eq!(super::short(65504.0), "65504");
     }
 }
