@@ -6,6 +6,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh
+# A fallback must be seen: a banner on stderr, and a note test.sh repeats at its end.
+loud() {
+  printf '\n\033[1;33m==== WARNING: %s ====\033[0m\n\n' "$*" >&2
+  mkdir -p target && echo "$*" > target/build-warning.txt
+}
+rm -f target/build-warning.txt
 if tc=$(bash scripts/size-toolchain.sh); then
   echo "build: size-optimised wasm with $tc (-Zbuild-std, panic=immediate-abort)"
   if RUSTUP_TOOLCHAIN=$tc CARGO_UNSTABLE_BUILD_STD=std,panic_abort \
@@ -16,9 +22,9 @@ if tc=$(bash scripts/size-toolchain.sh); then
   fi
   # An optional optimisation must not cost the site: a failure here (say, the
   # standard library's crates not fetched) falls back to the stable build.
-  echo "build: the size-optimised build failed; building with stable"
+  loud "the size-optimised build with $tc FAILED; building with stable instead: the wasm is about 28 KiB larger gzipped"
 else
-  echo "build: stable toolchain (TMATH_STABLE=1, or no pinned nightly with rust-src): the wasm is about 28 KiB larger gzipped"
+  loud "no pinned nightly with rust-src (or TMATH_STABLE=1): building with STABLE; the wasm is about 28 KiB larger gzipped"
 fi
 trunk build "$@" --release --offline=true
 echo "stable" > target/wasm-toolchain.txt

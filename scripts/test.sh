@@ -49,6 +49,7 @@ for s in "${failed_steps[@]}"; do
   case $s in cargo-test|browser) ;; *) failed=$((failed + 1)); echo "step failed: $s" ;; esac
 done
 [ ${#failed_steps[@]} -gt 0 ] && echo "failed steps: ${failed_steps[*]}"
+[ -f target/build-warning.txt ] && printf '\033[1;33mWARNING: %s\033[0m\n' "$(cat target/build-warning.txt)"
 echo
 echo "tests: $passed passed, $failed failed"
 [ ${#failed_steps[@]} -eq 0 ] && [ "$failed" -eq 0 ]
