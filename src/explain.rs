@@ -116,8 +116,14 @@ pub struct Explanation {
     pub note: Option<&'static str>,
 }
 
+/// Three significant digits without a fraction's trailing zeros: 8, 13.3, 0.5.
 fn n(x: f64) -> String {
-    format_sig(x)
+    let s = format_sig(x);
+    if s.contains('.') && !s.contains('e') {
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        s
+    }
 }
 
 /// The explanation of `item` for `r`, bytes in `unit`.
@@ -311,17 +317,17 @@ mod tests {
         let r = report(&[("model", "megatron-22b"), ("tp", "8"), ("micro-batch", "4")]);
         let e = explain(&r, Item::Activations, ByteUnit::Gib);
         assert_eq!(e.formula, "s·b·h·L·(10 + 24/t + 5as/(ht))");
-        assert_eq!(e.substituted, "2048·4·6144·48·(10 + 3.00 + 13.3) = 59.2 GiB");
+        assert_eq!(e.substituted, "2048·4·6144·48·(10 + 3 + 13.3) = 59.2\u{a0}GiB");
     }
 
     #[test]
     fn optimizer_points_out_the_master_copy() {
         let r = report(&[("params", "70B"), ("gpus", "8"), ("zero", "3")]);
         let e = explain(&r, Item::Optimizer, ByteUnit::Gb);
-        assert_eq!(e.substituted, "(8.00 + 4.00) · 70B ÷ 8.00 = 105 GB");
+        assert_eq!(e.substituted, "(8 + 4) · 70B ÷ 8 = 105\u{a0}GB");
         assert_eq!(e.note, Some("note-master-copy"));
         let e = explain(&r, Item::Model, ByteUnit::Gb);
-        assert_eq!(e.substituted, "2 · 70B ÷ 8.00 = 17.5 GB");
+        assert_eq!(e.substituted, "2 · 70B ÷ 8 = 17.5\u{a0}GB");
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! What would make a run fit when it does not: full recomputation, optimizer
-//! offload, a shorter sequence, or more GPUs (whole nodes). Each remedy comes
+//! offload, ZeRO-3 on the same GPUs, a shorter sequence, or more GPUs (whole nodes). Each remedy comes
 //! with the keys that apply it and its verdict, for the page to offer in one click.
 
 use crate::config::{Config, Offload, Recompute, ZeroStage};
@@ -14,6 +14,8 @@ pub enum Kind {
     FullRecompute,
     /// The optimizer states in CPU memory (ZeRO-Offload, at least ZeRO-1).
     Offload,
+    /// ZeRO-3 on the same GPUs, with full recomputation when sharding alone is not enough.
+    Zero3,
     /// The longest power-of-two sequence that fits.
     SeqLen(u64),
     /// The fewest GPUs, in whole nodes, that fit.
@@ -63,6 +65,22 @@ pub fn for_config(c: &Config) -> Vec<Remedy> {
         }
         out.push(verdict(Kind::Offload, changes, alt));
     }
+    // Sharding on the GPUs at hand before more of them: ZeRO-3, then ZeRO-3 with
+    // full recomputation (each kept only when it fits).
+    let fits_here = |zero: ZeroStage, recompute: Recompute| {
+        let alt = Config { zero, recompute, ..c.clone() };
+        (per_gpu(&alt) <= alt.gpu_mem_bytes).then_some(alt)
+    };
+    let (z3, full) = (ZeroStage::ALL[3].max(c.zero), Recompute::Full);
+    if c.zero != z3 {
+        if let Some(alt) = fits_here(z3, c.recompute).or_else(|| fits_here(z3, full)) {
+            let mut changes = vec![(K::Zero, z3.get().to_string())];
+            if alt.recompute != c.recompute {
+                changes.push((K::Recompute, alt.recompute.as_str().into()));
+            }
+            out.push(verdict(Kind::Zero3, changes, alt));
+        }
+    }
     let seq = std::iter::successors(Some(c.seq_len / 2), |s| Some(s / 2)).take_while(|&s| s >= 128);
     if let Some(s) = seq.clone().find(|&s| {
         let alt = Config { seq_len: s, ..c.clone() };
@@ -72,15 +90,18 @@ pub fn for_config(c: &Config) -> Vec<Remedy> {
     }
     // More data parallelism, in whole nodes, up to 2¹⁴ GPUs: as configured; else
     // with ZeRO-3 (sharding is what is missing), full recomputation (activations
-    // do not shrink with d), or both.
+    // do not shrink with d), or both; a combination that already fits on the
+    // GPUs at hand is no reason for more of them.
     let mp = c.layout.model_parallel();
     let more = |zero: ZeroStage, recompute: Recompute| {
+        if fits_here(zero, recompute).is_some() {
+            return None;
+        }
         (c.layout.dp + 1..=(16384 / mp).max(c.layout.dp)).find_map(|d| {
             let alt = Config { layout: crate::config::Layout { dp: d, ..c.layout }, zero, recompute, ..c.clone() };
             (planner::whole_nodes(mp * d) && per_gpu(&alt) <= alt.gpu_mem_bytes).then_some(alt)
         })
     };
-    let (z3, full) = (ZeroStage::ALL[3].max(c.zero), Recompute::Full);
     let found = more(c.zero, c.recompute)
         .or_else(|| more(z3, c.recompute))
         .or_else(|| more(c.zero, full))
@@ -161,6 +182,22 @@ mod tests {
             ..c
         })
         .is_empty());
+    }
+
+    /// 70B on 64 A100s without ZeRO: ZeRO-3 with full recomputation fits on
+    /// the 64 at hand, so no remedy asks for more GPUs with that same change.
+    #[test]
+    fn sharding_on_the_gpus_at_hand_comes_before_more_gpus() {
+        let c = config(&[("model", "llama-2-70b"), ("seq-len", "4096"), ("dp", "64")]);
+        let r = for_config(&c);
+        let z = r.iter().find(|x| x.kind == Kind::Zero3).expect("ZeRO-3 here");
+        assert!(z.fits);
+        assert_eq!(z.changes, vec![(K::Zero, "3".into()), (K::Recompute, "full".into())]);
+        let applied = Config { zero: ZeroStage::ALL[3], recompute: Recompute::Full, ..c.clone() };
+        assert_eq!(per_gpu(&applied), z.bytes);
+        assert!(!r.iter().any(|x| matches!(x.kind, Kind::Gpus(_))
+            && x.changes.contains(&(K::Zero, "3".into()))
+            && x.changes.contains(&(K::Recompute, "full".into()))));
     }
 
     #[test]

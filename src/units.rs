@@ -144,9 +144,10 @@ impl ByteUnit {
             _ => None,
         }
     }
-    /// `bytes` in this unit, e.g. "14.0 GB".
+    /// `bytes` in this unit for a reader, thousands grouped and the unit kept
+    /// on the number's line (a no-break space): "14.0 GB", "1,104 GB".
     pub fn format(self, bytes: Bytes) -> String {
-        format!("{} {}", format_sig(bytes.get() / self.bytes()), self.symbol())
+        format!("{}\u{a0}{}", group_thousands(&format_sig(bytes.get() / self.bytes())), self.symbol())
     }
 }
 
@@ -264,6 +265,24 @@ pub fn format_sig(x: f64) -> String {
     format!("{x:.decimals$}")
 }
 
+/// Groups the thousands of a number's integer part: 3000 → 3,000, 1234.5 → 1,234.5;
+/// a number in exponent form stays as it is.
+pub fn group_thousands(s: &str) -> String {
+    if s.contains('e') {
+        return s.to_string();
+    }
+    let (sign, rest) = s.strip_prefix('-').map_or(("", s), |r| ("-", r));
+    let (int, frac) = rest.split_once('.').map_or((rest, None), |(i, f)| (i, Some(f)));
+    let mut out = String::from(sign);
+    for (i, c) in int.chars().enumerate() {
+        if i > 0 && (int.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    frac.map_or(out.clone(), |f| format!("{out}.{f}"))
+}
+
 /// A count in words the article uses: `7B`, `1.4T`, `175M`.
 pub fn format_count(x: f64) -> String {
     let a = x.abs();
@@ -352,6 +371,9 @@ mod tests {
         assert_eq!(format_count(7e9), "7B");
         assert_eq!(format_count(1.4e12), "1.4T");
         assert_eq!(format_count(6.74e9), "6.74B");
-        assert_eq!(ByteUnit::Gb.format(Bytes(14e9)), "14.0 GB");
+        assert_eq!(ByteUnit::Gb.format(Bytes(14e9)), "14.0\u{a0}GB");
+        assert_eq!(ByteUnit::Gb.format(Bytes(1104.4e9)), "1,104\u{a0}GB");
+        assert_eq!(group_thousands("-12345.5"), "-12,345.5");
+        assert_eq!(group_thousands("1.20e15"), "1.20e15");
     }
 }

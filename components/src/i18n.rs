@@ -189,20 +189,7 @@ pub fn count4(x: f64) -> String {
     let digits = (3 - scaled.abs().log10().floor() as i32).max(0) as usize;
     let s = format!("{scaled:.digits$}");
     let s = if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.').to_string() } else { s };
-    format!("{}{unit}", grouped_sig_int(&s))
-}
-
-/// Groups the thousands of a number's integer part: 3000 → 3,000, 1234.5 → 1,234.5.
-fn grouped_sig_int(s: &str) -> String {
-    let (int, frac) = s.split_once('.').map_or((s, None), |(i, f)| (i, Some(f)));
-    let mut out = String::new();
-    for (i, c) in int.chars().enumerate() {
-        if i > 0 && (int.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    frac.map_or(out.clone(), |f| format!("{out}.{f}"))
+    format!("{}{unit}", tmath::units::group_thousands(&s))
 }
 
 /// Three significant digits, thousands grouped, trailing zeros of a fraction dropped: 3,000 · 67.4 · 1.4.
@@ -210,18 +197,7 @@ pub fn grouped_sig(x: f64) -> String {
     let s = format_sig(x);
     let s =
         if s.contains('.') && !s.contains('e') { s.trim_end_matches('0').trim_end_matches('.').to_string() } else { s };
-    let (int, frac) = s.split_once('.').map_or((s.as_str(), None), |(i, f)| (i, Some(f)));
-    if int.len() <= 3 || int.contains('e') {
-        return s.clone();
-    }
-    let mut out = String::new();
-    for (i, c) in int.chars().enumerate() {
-        if i > 0 && (int.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    frac.map_or(out.clone(), |f| format!("{out}.{f}"))
+    tmath::units::group_thousands(&s)
 }
 
 /// A number in words and units, for a screen reader: "7 billion parameters", "파라미터 70억 개".
@@ -264,10 +240,11 @@ fn trim(x: f64) -> String {
 /// The run in one line: the model, the layout, ZeRO, precision, optimizer and GPU.
 pub fn describe(lang: Lang, r: &tmath::Report) -> String {
     let c = &r.config;
-    let model = c.model.map_or_else(|| format!("P = {}", count(lang, c.params.get())), |m| model_label(lang, m));
+    let model =
+        c.model.map_or_else(|| format!("P\u{a0}=\u{a0}{}", count(lang, c.params.get())), |m| model_label(lang, m));
     let l = c.layout;
     format!(
-        "{model} · N = {} = {}·{}·{} · ZeRO-{} · {} · {} · {}",
+        "{model} · N\u{a0}=\u{a0}{} = {}·{}·{} · ZeRO-{} · {} · {} · {}",
         l.gpus(),
         l.tp,
         l.pp,
@@ -333,10 +310,10 @@ pub fn verdict(lang: Lang, fits: bool, amount: &str) -> String {
     // A number and its unit never part at a line's end.
     let amount = amount.replace(' ', "\u{a0}");
     match (lang, fits) {
-        (Lang::En, true) => format!("✓ fits — {amount} headroom"),
-        (Lang::En, false) => format!("✗ does not fit — over by {amount}"),
-        (Lang::Ko, true) => format!("✓ 메모리 충분 — 여유 {amount}"),
-        (Lang::Ko, false) => format!("✗ 메모리 부족 — {amount} 초과"),
+        (Lang::En, true) => format!("✓\u{a0}fits — {amount} headroom"),
+        (Lang::En, false) => format!("✗\u{a0}does not fit — over by {amount}"),
+        (Lang::Ko, true) => format!("✓\u{a0}메모리\u{a0}충분 — 여유 {amount}"),
+        (Lang::Ko, false) => format!("✗\u{a0}메모리\u{a0}부족 — {amount} 초과"),
     }
 }
 
@@ -345,11 +322,11 @@ pub fn derived_shape(lang: Lang, shape: &tmath::catalog::Shape) -> String {
     let a = shape.arch;
     match lang {
         Lang::En => format!(
-            "Shape from P: the published shape nearest in size, {}'s: L = {}, h = {}, a = {}",
+            "Shape from P: the published shape nearest in size, {}'s: L\u{a0}=\u{a0}{}, h\u{a0}=\u{a0}{}, a\u{a0}=\u{a0}{}",
             shape.model, a.layers, a.hidden, a.heads
         ),
         Lang::Ko => format!(
-            "모델 구조는 크기가 P에 가장 가까운 공개 모델 {}의 것입니다: L = {}, h = {}, a = {}",
+            "모델 구조는 크기가 P에 가장 가까운 공개 모델 {}의 것입니다: L\u{a0}=\u{a0}{}, h\u{a0}=\u{a0}{}, a\u{a0}=\u{a0}{}",
             shape.model, a.layers, a.hidden, a.heads
         ),
     }
@@ -443,7 +420,7 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "total" => ("total per GPU", "GPU당 합계"),
         "summary" => ("Result at a glance", "결과 요약"),
         "capacity" => ("GPU memory", "GPU 메모리 용량"),
-        "usable" => ("usable", "사용 가능"),
+        "usable" => ("as the driver reports it:", "드라이버 기준"),
         "training" => ("training", "학습"),
         "inference" => ("inference", "추론"),
         "fits" => ("fits", "메모리 충분"),
@@ -458,13 +435,14 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "days" => ("Wall-clock days", "학습 기간(일)"),
         "cost" => ("Cost", "비용"),
         "chinchilla-ratio" => ("tokens per parameter D/P", "파라미터당 토큰 수 D/P"),
-        "chinchilla-optimal" => ("compute-optimal D = 20P", "계산 최적 D = 20P"),
+        "chinchilla-optimal" => ("compute-optimal D\u{a0}=\u{a0}20P", "계산 최적 D\u{a0}=\u{a0}20P"),
         "chinchilla-floor" => (
             "The article advises against training an LLM on fewer than 200B tokens.",
             "원문은 LLM을 2,000억(200B) 토큰보다 적게 학습하는 것을 권하지 않습니다.",
         ),
+        "floor" => ("floor", "하한"),
         "chinchilla-floor-short" => ("200B-token floor", "2,000억 토큰 하한"),
-        "chinchilla-line" => ("D = 20P (compute-optimal)", "D = 20P (계산 최적)"),
+        "chinchilla-line" => ("D\u{a0}=\u{a0}20P (compute-optimal)", "D\u{a0}=\u{a0}20P (계산 최적)"),
         "this-run" => ("this run", "현재 설정"),
         "tokens-word" => ("tokens", "토큰"),
         "params-axis" => ("parameters P", "파라미터 수 P"),
@@ -500,8 +478,8 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         ),
         "article-name" => ("Transformer Math 101", "트랜스포머 수학 101"),
         "source-short" => ("Transformer Math 101 (EleutherAI, CC BY 4.0)", "트랜스포머 수학 101 (EleutherAI, CC BY 4.0)"),
-        "unit-note-gb" => ("GB = 10⁹ bytes", "GB = 10⁹ 바이트"),
-        "unit-note-gib" => ("GiB = 2³⁰ bytes", "GiB = 2³⁰ 바이트"),
+        "unit-note-gb" => ("GB\u{a0}=\u{a0}10⁹ bytes", "GB\u{a0}=\u{a0}10⁹ 바이트"),
+        "unit-note-gib" => ("GiB\u{a0}=\u{a0}2³⁰ bytes", "GiB\u{a0}=\u{a0}2³⁰ 바이트"),
         "article" => ("article (verbatim)", "원문 그대로"),
         "megatron" => ("Megatron (per rank)", "Megatron (랭크별)"),
         "none" => ("none", "없음"),
@@ -534,7 +512,7 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "fp-sign" => ("sign", "부호"),
         "fp-exponent" => ("exponent", "지수"),
         "fp-mantissa" => ("mantissa", "가수"),
-        "fp-exp-man" => ("exp / man", "지수 / 가수"),
+        "fp-exp-man" => ("exp·man", "지수·가수"),
         "fp-max" => ("max", "최댓값"),
         "fp-min-normal" => ("min normal", "최소 정규수"),
         "fp-min-subnormal" => ("min subnormal", "최소 비정규수"),
@@ -547,7 +525,7 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "fp-normal" => ("normal", "정규수"),
         "fp-subnormal" => ("subnormal", "비정규수"),
         "fp-overflow" => ("overflow", "오버플로"),
-        "fp-underflow" => ("underflow → 0", "언더플로 → 0"),
+        "fp-underflow" => ("underflow", "언더플로"),
         "fp-nan" => ("NaN", "NaN"),
         "fp-inf" => ("infinite", "무한대"),
         "fp-scaled" => ("× 1024 (loss scale)", "× 1024 (손실 스케일)"),
@@ -557,8 +535,8 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
             "원문의 3D 식은 그래디언트를 p로만 나눕니다. Megatron 방식은 t·p로 나눕니다.",
         ),
         "note-master-copy" => (
-            "Mixed precision keeps a 4-byte fp32 copy of the weights, counted here as the article does: 2 + 2 + 12 = 16 bytes/param. Lessons quoting 12 bytes/param (105 GB per GPU for 70B on 8 GPUs) forget this copy; 16 gives 140 GB.",
-            "혼합 정밀도는 가중치의 4바이트 fp32 사본을 따로 두고, 원문처럼 옵티마이저 상태에 포함합니다: 2 + 2 + 12 = 파라미터당 16바이트. 파라미터당 12바이트로 세는 강의(70B를 GPU 8장에: GPU당 105GB)는 이 사본을 빠뜨린 것이고, 16바이트면 140GB입니다.",
+            "Mixed precision keeps a 4-byte fp32 copy of the weights, counted here as the article does: 2 + 2 + 12\u{a0}=\u{a0}16 bytes/param. Lessons quoting 12 bytes/param (105\u{a0}GB per GPU for 70B on 8 GPUs) forget this copy; 16 gives 140\u{a0}GB.",
+            "혼합 정밀도는 가중치의 4바이트 fp32 사본을 따로 두고, 원문처럼 옵티마이저 상태에 포함합니다: 2 + 2 + 12 = 파라미터당 16바이트. 파라미터당 12바이트로 세는 일부 강의 자료(70B를 GPU 8장에 나누면 GPU당 105\u{a0}GB)는 이 사본을 빠뜨린 것이고, 16바이트로 세면 140\u{a0}GB입니다.",
         ),
         "note-pipeline-activations" => (
             "Pipeline parallelism does not shrink activations: the first stage keeps min(m, p) micro-batches of L/p layers.",
@@ -582,17 +560,17 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "prev-slide" => ("Previous slide", "이전 슬라이드"),
         "next-slide" => ("Next slide", "다음 슬라이드"),
         "leave-slides" => ("Leave the slides", "발표 끝내기"),
-        "preset-7b" => ("7B on one A100 80 GB (the article's example)", "A100 80GB 한 장에 7B (원문 예시)"),
+        "preset-7b" => ("7B on one A100 80 GB (the article's example)", "A100 80\u{a0}GB 한 장에 7B (원문 예시)"),
         "preset-activations-7b" => ("A 7B model at 4,096 tokens", "시퀀스 길이 4,096의 7B 모델"),
         "preset-zero-paper" => ("ZeRO paper: 7.5B on 64 GPUs", "ZeRO 논문: GPU 64장에 7.5B"),
-        "preset-gpt-3" => ("GPT-3 175B on 8 × 8 × 16 A100s", "A100 8 × 8 × 16장에 GPT-3 175B"),
+        "preset-gpt-3" => ("GPT-3 175B on 1,024 A100s (t·p·d = 8·8·16)", "A100 1,024장(t·p·d = 8·8·16)에 GPT-3 175B"),
         "preset-70b-fsdp" => ("70B with FSDP (ZeRO-3): 8 vs 16 GPUs", "FSDP(ZeRO-3)로 70B: GPU 8장과 16장"),
         "preset-70b-8" => (
             "70B with FSDP (ZeRO-3) on 8 GPUs: does not fit",
             "FSDP(ZeRO-3)로 GPU 8장에 70B: 메모리 부족",
         ),
         "preset-70b-16" => ("70B with FSDP on 16 GPUs and full recomputation", "FSDP로 GPU 16장에 70B, 전체 재계산"),
-        "preset-405b" => ("Llama 3 405B on 8 × 16 × 128 H100s", "H100 8 × 16 × 128장에 Llama 3 405B"),
+        "preset-405b" => ("Llama 3 405B on 16,384 H100s (t·p·d = 8·16·128)", "H100 16,384장(t·p·d = 8·16·128)에 Llama 3 405B"),
         "preset-chinchilla-70b" => ("Chinchilla: 70B on 1.4T tokens", "친칠라: 1.4조 토큰으로 학습한 70B"),
         "preset-megatron-22b" => ("Megatron paper: 22B", "Megatron 논문: 22B"),
         "preset-megatron-175b" => ("Megatron paper: 175B", "Megatron 논문: 175B"),
@@ -602,6 +580,7 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "variant-16-gpus-selective" => ("16 GPUs, selective", "GPU 16장, 선택적 재계산"),
         "variant-16-gpus-full" => ("16 GPUs, full recomputation", "GPU 16장, 전체 재계산"),
         "axis-d" => ("d only", "데이터 병렬만"),
+        "axis-none" => ("No parallelism (1\u{a0}GPU)", "병렬화 없음 (GPU\u{a0}1장)"),
         "axis-td" => ("t × d", "t × d"),
         "axis-pd" => ("p × d", "p × d"),
         "axis-tpd" => ("t × p × d", "t × p × d"),
@@ -646,7 +625,7 @@ pub fn warning(lang: Lang, w: &Warning) -> String {
             )
         }
         Warning::PipelineUneven { layers, pp } => format!(
-            "p = {pp}가 층 수 {layers}를 나누지 못합니다: 가장 바쁜 단계가 {}개 층을 맡습니다",
+            "p\u{a0}=\u{a0}{pp}가 층 수 {layers}를 나누지 못합니다: 가장 바쁜 단계가 {}개 층을 맡습니다",
             layers.div_ceil(*pp)
         ),
         Warning::FewMicroBatches { grad_accum, pp } => format!(
@@ -657,7 +636,7 @@ pub fn warning(lang: Lang, w: &Warning) -> String {
             format!("{} 토큰: 원문은 LLM을 2,000억 토큰보다 적게 학습하는 것을 권하지 않습니다", count(lang, *tokens))
         }
         Warning::ShapeMismatch { params, shape_params } => format!(
-            "P = {}인데 모델 모양(12·L·h² + V·h)으로는 {}: 활성값은 모양을 따릅니다",
+            "P\u{a0}=\u{a0}{}인데 모델 모양(12·L·h² + V·h)으로는 {}: 활성값은 모양을 따릅니다",
             count(lang, *params),
             count(lang, *shape_params)
         ),
@@ -666,10 +645,10 @@ pub fn warning(lang: Lang, w: &Warning) -> String {
             "활성값 분할과 시퀀스 병렬화는 둘 다 활성값을 t로 나눕니다: 한 번만 셉니다".into()
         }
         Warning::TflopsAbovePeak { tflops, peak } => {
-            format!("실제 {} TFLOP/s가 데이터시트 최대치 {peak}보다 큽니다", format_sig(*tflops))
+            format!("실제 {}\u{a0}TFLOP/s가 데이터시트 최대치 {peak}보다 큽니다", format_sig(*tflops))
         }
         Warning::A100BelowExpected { tflops } => format!(
-            "A100 한 장당 {} TFLOP/s: 원문은 약 120은 늘 낼 수 있어야 하고 115보다 낮으면 어딘가 문제가 있다고 합니다",
+            "A100 한 장당 {}\u{a0}TFLOP/s: 원문은 약 120은 늘 낼 수 있어야 하고 115보다 낮으면 어딘가 문제가 있다고 합니다",
             format_sig(*tflops)
         ),
         Warning::OffloadWithoutZero => "ZeRO-Offload는 오프로드한 옵티마이저를 샤딩합니다: ZeRO 1–3을 쓰세요".into(),
@@ -754,10 +733,14 @@ pub fn config_error(lang: Lang, e: &ConfigError) -> String {
     }
     match e {
         ConfigError::GpuMismatch { gpus, tp, pp, dp } => {
-            format!("GPU {gpus}장 ≠ t·p·d = {tp}·{pp}·{dp} = {}", tp * pp * dp)
+            format!("GPU {gpus}장 ≠ t·p·d\u{a0}=\u{a0}{tp}·{pp}·{dp} = {}", tp * pp * dp)
         }
-        ConfigError::GpusNotDivisible { gpus, tp, pp } => format!("GPU {gpus}장이 t·p = {}의 배수가 아닙니다", tp * pp),
-        ConfigError::TpNotDividingHeads { tp, heads } => format!("t = {tp}가 어텐션 헤드 {heads}개를 나누지 못합니다"),
+        ConfigError::GpusNotDivisible { gpus, tp, pp } => {
+            format!("GPU {gpus}장이 t·p\u{a0}=\u{a0}{}의 배수가 아닙니다", tp * pp)
+        }
+        ConfigError::TpNotDividingHeads { tp, heads } => {
+            format!("t\u{a0}=\u{a0}{tp}가 어텐션 헤드 {heads}개를 나누지 못합니다")
+        }
         ConfigError::TooManyGpus => "t·p·d가 10⁹ GPU를 넘습니다".into(),
     }
 }
@@ -765,6 +748,21 @@ pub fn config_error(lang: Lang, e: &ConfigError) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A preset's title that names its GPU count names the count its link gives.
+    #[test]
+    fn preset_titles_count_their_gpus() {
+        for p in tmath::presets::PRESETS {
+            let (state, _) = tmath::link::load(p.query);
+            let n = state.settings.resolve().map(|c| c.layout.gpus()).unwrap();
+            for lang in [Lang::En, Lang::Ko] {
+                let title = tr(lang, &format!("preset-{}", p.name));
+                if title.contains("t·p·d") {
+                    assert!(title.contains(&tmath::units::group_thousands(&n.to_string())), "{title}: {n}");
+                }
+            }
+        }
+    }
 
     /// Every text key the views use exists in both languages: a typo fails here,
     /// not as "?" on the page. Keys are string literals passed to `Tr`, `t(…)`

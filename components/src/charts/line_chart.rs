@@ -144,7 +144,11 @@ fn draw(surface: &Surface, s: &LineScene, font: f64) -> Option<()> {
     for r in &s.rules {
         let yr = px(y(r.y)) as f64;
         text.capacity_line(a.left.round(), a.right.round(), yr, th.line_css);
-        text.text(&r.label, a.left + 0.4 * em, yr - 0.3 * em, Align::Left, Baseline::Bottom, false, th.line_css);
+    }
+    // Labels last, each on a patch: no curve strikes one through.
+    for r in &s.rules {
+        let at = (a.left + 0.4 * em, px(y(r.y)) as f64 - 0.3 * em);
+        text.patched_text(&r.label, at, Align::Left, Baseline::Bottom, false, (th.line_css, th.bg_css), em);
     }
     // A point's label above it, on the side with more room.
     for p in &s.points {
@@ -154,7 +158,7 @@ fn draw(surface: &Surface, s: &LineScene, font: f64) -> Option<()> {
         let (lx, align) = if left { (cx + 0.3 * em, Align::Right) } else { (cx - 0.3 * em, Align::Left) };
         let (ly, base) =
             if cy - 1.6 * em > a.top { (cy - 0.7 * em, Baseline::Bottom) } else { (cy + 0.7 * em, Baseline::Top) };
-        text.text(&p.label, lx, ly, align, base, true, th.fg_css);
+        text.patched_text(&p.label, (lx, ly), align, base, true, (th.fg_css, th.bg_css), em);
     }
     for (&t, label) in yt.iter().zip(&y_labels) {
         text.text(label, a.left - 0.45 * em, y(t), Align::Right, Baseline::Middle, false, th.fg_css);

@@ -137,6 +137,34 @@ impl Painter {
         }
     }
 
+    /// `text` on a patch of `patch` colour a little larger than it, so no line
+    /// drawn before strikes it through (`em`: the font size in device pixels).
+    #[allow(clippy::too_many_arguments)]
+    pub fn patched_text(
+        &self,
+        text: &str,
+        (x, y): (f64, f64),
+        align: Align,
+        baseline: Baseline,
+        bold: bool,
+        (color, patch): (&str, &str),
+        em: f64,
+    ) {
+        let (w, pad) = (self.width(text), 0.2 * em);
+        let x0 = match align {
+            Align::Left => x,
+            Align::Center => x - w / 2.0,
+            Align::Right => x - w,
+        };
+        let y0 = match baseline {
+            Baseline::Top => y,
+            Baseline::Middle => y - 0.6 * em,
+            Baseline::Bottom => y - 1.2 * em,
+        };
+        self.rect(x0 - pad, y0 - 0.1 * em, x0 + w + pad, y0 + 1.25 * em, patch);
+        self.text(text, x, y, align, baseline, bold, color);
+    }
+
     /// Hatches a rectangle so a part reads without its colour (pattern 0: none).
     pub fn hatch(&self, x0: f64, y0: f64, x1: f64, y1: f64, pattern: usize) {
         if !hatched(pattern) {

@@ -101,9 +101,8 @@ fn draw(surface: &Surface, scene: &Scene) -> Option<()> {
         let top = y_of(bar.total(), max, area);
         let total = text.fit(&unit.format(Bytes(bar.total())), slot);
         // On a patch of the background: the capacity line never strikes a total through.
-        let half = text.width(&total) / 2.0 + 0.2 * em;
-        text.rect(cx - half, top - 1.45 * em, cx + half, top - 0.1 * em, th.bg_css);
-        text.text(&total, cx, top - 0.25 * em, Align::Center, Baseline::Bottom, bar.current, th.fg_css);
+        let at = (cx, top - 0.25 * em);
+        text.patched_text(&total, at, Align::Center, Baseline::Bottom, bar.current, (th.fg_css, th.bg_css), em);
         let label = wrap(text, &bar.label, slot).into_iter().map(|l| (l, bar.current));
         let sub = wrap(text, &bar.sub, slot).into_iter().map(|l| (l, false));
         for (n, (line, bold)) in label.chain(sub).enumerate() {

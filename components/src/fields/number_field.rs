@@ -54,9 +54,13 @@ fn chinchilla_marks() -> Signal<Vec<Mark>> {
             Mark {
                 value: tmath::compute::MIN_RECOMMENDED_TOKENS,
                 class: "floor",
-                label: i18n::count(lang, tmath::compute::MIN_RECOMMENDED_TOKENS),
+                label: format!(
+                    "{}\u{a0}{}",
+                    i18n::tr(lang, "floor"),
+                    i18n::count(lang, tmath::compute::MIN_RECOMMENDED_TOKENS)
+                ),
             },
-            Mark { value: optimal, class: "optimal", label: format!("20P = {}", i18n::count(lang, optimal)) },
+            Mark { value: optimal, class: "optimal", label: format!("20P\u{a0}=\u{a0}{}", i18n::count(lang, optimal)) },
         ]
     })
 }

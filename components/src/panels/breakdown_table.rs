@@ -82,7 +82,7 @@ pub fn BreakdownTable(
                     <td class="detail" data-testid="gpu-label">
                         {text(move || ctx.shown.with(|r| {
                             let mib = r.config.gpu_mem_bytes / 1_048_576.0;
-                            format!("{}, {} {} MiB", r.config.gpu.label, ctx.t("usable"), crate::i18n::grouped_sig(mib.round()))
+                            format!("{}, {} {}\u{a0}MiB", r.config.gpu.label, ctx.t("usable"), crate::i18n::grouped_sig(mib.round()))
                         }))}
                     </td>
                 </tr>

@@ -34,7 +34,11 @@ pub fn ChinchillaView(
             y: YAxis::Count,
             rules: vec![Rule { y: MIN_RECOMMENDED_TOKENS, label: ctx.t("chinchilla-floor-short").into() }],
             marker: None,
-            points: vec![Point { x: p, y: d, label: format!("{} · D/P = {}", ctx.t("this-run"), format_sig(d / p)) }],
+            points: vec![Point {
+                x: p,
+                y: d,
+                label: format!("{} · D/P\u{a0}=\u{a0}{}", ctx.t("this-run"), format_sig(d / p)),
+            }],
             x_name: ctx.t("params-axis").into(),
             y_name: ctx.t("tokens-axis").into(),
             lang,

@@ -110,7 +110,7 @@ pub fn ComputeView(
                     <dt><Tr key="gpu-hours" /></dt>
                     <dd>{text(move || grouped(r.with(|r| r.gpu_hours())))}</dd>
                     <dd class="detail">
-                        {text(move || r.with(|r| format!("τ = {} TFLOP/s", format_sig(r.config.flops_per_gpu / 1e12))))}
+                        {text(move || r.with(|r| format!("τ\u{a0}=\u{a0}{}\u{a0}TFLOP/s", format_sig(r.config.flops_per_gpu / 1e12))))}
                         <Explain item=Item::GpuHours />
                     </dd>
                 </div>
@@ -118,7 +118,7 @@ pub fn ComputeView(
                     <dt><Tr key="days" /></dt>
                     <dd>{text(move || format_sig(days()))}</dd>
                     <dd class="detail">
-                        {text(move || r.with(|r| format!("N = {}", r.config.layout.gpus())))} <Explain item=Item::Days />
+                        {text(move || r.with(|r| format!("N\u{a0}=\u{a0}{}", r.config.layout.gpus())))} <Explain item=Item::Days />
                     </dd>
                 </div>
                 <div data-testid="cost" data-value=text(move || r.with(|r| r.cost_usd()).to_string())>

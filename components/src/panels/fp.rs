@@ -25,8 +25,12 @@ fn sci(x: f64) -> String {
 /// A range's bound, short enough for a phone's table: three significant digits
 /// in scientific notation (3.40e38), plainly between 10⁻³ and 10⁶.
 fn short(x: f64) -> String {
-    if x == 0.0 || !x.is_finite() || (1e-3..1e6).contains(&x.abs()) {
+    if x == 0.0 || !x.is_finite() || (x.fract() == 0.0 && x.abs() < 1e6) {
         return sci(x);
+    }
+    if (1e-3..1e6).contains(&x.abs()) {
+        // Three significant digits, as the exponent form has: 0.00781, not 0.0078125.
+        return tmath::units::format_sig(x);
     }
     format!("{x:.2e}")
 }
@@ -41,6 +45,11 @@ fn class_key(c: Class) -> &'static str {
         Class::NotANumber => "fp-nan",
         Class::Infinite => "fp-inf",
     }
+}
+
+/// A stored value and its class: "0.099976 (정규수)", "0 (언더플로)".
+fn stored(ctx: crate::ctx::Ctx, e: tmath::fp::Encoded) -> impl IntoView {
+    view! { {sci(e.value)} " " <span class="fp-class">{format!("({})", ctx.t(class_key(e.class)))}</span> }
 }
 
 /// The gradient of the demonstration and its loss scale (2¹⁰, a common static scale).
@@ -88,7 +97,7 @@ pub fn FpView(
         let e = f.encode(x);
         view! {
             <td data-testid=id data-class=e.class.as_str() data-value=e.value.to_string()>
-                {sci(e.value)} " " <span class="fp-class">{ctx.t(class_key(e.class))}</span>
+                {stored(ctx, e)}
             </td>
         }
     };
@@ -119,10 +128,7 @@ pub fn FpView(
                                                 <tr data-testid=format!("fp-{}", f.name) data-value=e.value.to_string()>
                                                     <th scope="row">{f.name}</th>
                                                     <td>{bits(f, x, ctx.lang.get())}</td>
-                                                    <td>
-                                                        {sci(e.value)} " "
-                                                        <span class="fp-class">{ctx.t(class_key(e.class))}</span>
-                                                    </td>
+                                                    <td>{stored(ctx, e)}</td>
                                                 </tr>
                                             }
                                         })
@@ -200,5 +206,7 @@ mod tests {
         assert_eq!(super::sci(5.960464477539063e-8), "5.9605e-8");
         assert_eq!(super::short(3.4028234663852886e38), "3.40e38");
         assert_eq!(super::short(65504.0), "65504");
+        assert_eq!(super::short(0.0078125), "0.00781");
+        assert_eq!(super::short(0.125), "0.125");
     }
 }

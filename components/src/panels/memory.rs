@@ -42,7 +42,10 @@ fn remedy_text(ctx: Ctx, r: &Remedy) -> String {
     let what = match r.kind {
         RemedyKind::FullRecompute => ctx.t("remedy-recompute").to_string(),
         RemedyKind::Offload => ctx.t("remedy-offload").to_string(),
-        RemedyKind::SeqLen(s) => format!("{} s = {}", ctx.t("remedy-seq"), crate::i18n::count(lang, s as f64)),
+        RemedyKind::Zero3 => "ZeRO-3".to_string(),
+        RemedyKind::SeqLen(s) => {
+            format!("{} s\u{a0}=\u{a0}{}", ctx.t("remedy-seq"), crate::i18n::count(lang, s as f64))
+        }
         RemedyKind::Gpus(n) => crate::i18n::gpus(lang, n),
     };
     let extra: Vec<String> = r
@@ -50,12 +53,18 @@ fn remedy_text(ctx: Ctx, r: &Remedy) -> String {
         .iter()
         .filter(|(k, _)| !matches!((r.kind, k), (RemedyKind::Gpus(_), K::Dp) | (RemedyKind::SeqLen(_), K::SeqLen)))
         .filter(|(k, _)| {
-            !matches!((r.kind, k), (RemedyKind::FullRecompute, K::Recompute) | (RemedyKind::Offload, K::Offload))
+            !matches!(
+                (r.kind, k),
+                (RemedyKind::FullRecompute, K::Recompute)
+                    | (RemedyKind::Offload, K::Offload)
+                    | (RemedyKind::Zero3, K::Zero)
+            )
         })
         .map(|(k, v)| crate::i18n::change_text(lang, *k, v))
         .collect();
     let what = if extra.is_empty() { what } else { format!("{what} + {}", extra.join(", ")) };
-    let verdict = if r.fits { format!("✓ {}", ctx.t("fits")) } else { format!("✗ {}", ctx.t("does-not-fit")) };
+    let verdict =
+        if r.fits { format!("✓\u{a0}{}", ctx.t("fits")) } else { format!("✗\u{a0}{}", ctx.t("does-not-fit")) };
     format!("{what}: {} {verdict}", ctx.units().format(Bytes(r.bytes)))
 }
 
@@ -122,7 +131,7 @@ pub fn capacity_label(ctx: Ctx, r: Memo<Report>) -> Signal<String> {
         let bytes = r.with(|r| r.gpu_mem());
         let u = ctx.units();
         let gib = if u == tmath::units::ByteUnit::Gb {
-            format!(" = {}", tmath::units::ByteUnit::Gib.format(bytes).replace(".0 ", " "))
+            format!(" = {}", tmath::units::ByteUnit::Gib.format(bytes).replace(".0\u{a0}", "\u{a0}"))
         } else {
             String::new()
         };
@@ -137,7 +146,7 @@ fn training_and_inference(ctx: Ctx) -> Vec<Bar> {
         let weights = serving / tmath::memory::INFERENCE_OVERHEAD;
         let mp = r.config.layout.model_parallel();
         let inference_label = if mp > 1 {
-            format!("{} ÷ t·p = {mp} ({})", ctx.t("inference"), r.config.inference_dtype)
+            format!("{} ÷ t·p\u{a0}=\u{a0}{mp} ({})", ctx.t("inference"), r.config.inference_dtype)
         } else {
             format!("{} ({})", ctx.t("inference"), r.config.inference_dtype)
         };
@@ -165,7 +174,11 @@ fn variant_bars(ctx: Ctx, variants: &'static [Variant]) -> Vec<Bar> {
             let fits = report.as_ref().is_some_and(|r| r.fits());
             Bar {
                 label: ctx.t(v.label).to_string(),
-                sub: if fits { format!("✓ {}", ctx.t("fits")) } else { format!("✗ {}", ctx.t("does-not-fit")) },
+                sub: if fits {
+                    format!("✓\u{a0}{}", ctx.t("fits"))
+                } else {
+                    format!("✗\u{a0}{}", ctx.t("does-not-fit"))
+                },
                 segments: report.as_ref().map(segments).unwrap_or_default(),
                 current: v.query.is_empty(),
             }

@@ -88,7 +88,7 @@ pub fn PlannerView(
                 {move || {
                     ctx.plan.with(|o| {
                         format!(
-                            "{} {} GB + {}% · {} G = {} · NVLink {} GB/s · InfiniBand {} GB/s",
+                            "{} {}\u{a0}GB + {}% · {} G\u{a0}=\u{a0}{} · NVLink\u{a0}{}\u{a0}GB/s · InfiniBand\u{a0}{}\u{a0}GB/s",
                             ctx.t("reserve"),
                             o.reserve_bytes / 1e9,
                             o.fragmentation * 100.0,
@@ -111,7 +111,7 @@ pub fn PlannerView(
             <div class="table-wrap" hidden=move || report.with(|r| !r.layouts.iter().any(|l| l.fits))>
                 <table class="layouts" data-testid="layouts">
                     <caption>
-                        {move || format!("{} N = {}", ctx.t("fastest-on"), ctx.shown.with(|r| r.config.layout.gpus()))}
+                        {move || format!("{} N\u{a0}=\u{a0}{}", ctx.t("fastest-on"), ctx.shown.with(|r| r.config.layout.gpus()))}
                     </caption>
                     <thead>
                         <tr>

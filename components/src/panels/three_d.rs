@@ -25,7 +25,8 @@ pub fn ThreeDView(
             let Layout { tp, pp, dp } = r.config.layout;
             let n = tp * pp * dp;
             // Each axis alone with data parallelism, on the same N; an axis of 1 adds no bar.
-            let mut layouts = vec![("axis-d", Layout { tp: 1, pp: 1, dp: n })];
+            let first = if n == 1 { "axis-none" } else { "axis-d" };
+            let mut layouts = vec![(first, Layout { tp: 1, pp: 1, dp: n })];
             if tp > 1 && pp > 1 {
                 layouts.push(("axis-td", Layout { tp, pp: 1, dp: n / tp }));
                 layouts.push(("axis-pd", Layout { tp: 1, pp, dp: n / pp }));
@@ -51,7 +52,7 @@ pub fn ThreeDView(
     let layout_line = move || {
         r.with(|r| {
             let Layout { tp, pp, dp } = r.config.layout;
-            format!("N = t·p·d = {tp}·{pp}·{dp} = {}", tp * pp * dp)
+            format!("N = t·p·d\u{a0}=\u{a0}{tp}·{pp}·{dp} = {}", tp * pp * dp)
         })
     };
     let divided = move || {

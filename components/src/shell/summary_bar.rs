@@ -27,7 +27,11 @@ pub fn SummaryBar() -> impl IntoView {
             " / "
             {text(move || ctx.units().format(r.with(|r| r.gpu_mem())))}
             " "
-            {text(move || verdict(ctx))}
+            // The amount goes on a phone, where the line would wrap to a fourth line.
+            {text(move || verdict(ctx).split_once(" — ").map_or_else(|| verdict(ctx), |(word, _)| word.to_string()))}
+            <span class="amount">
+                {text(move || verdict(ctx).split_once(" — ").map(|(_, amount)| format!(" — {amount}")).unwrap_or_default())}
+            </span>
         </span>
     }
     .attr("elementtiming", "first-result");
