@@ -12,10 +12,14 @@ loud() {
   mkdir -p target && echo "$*" > target/build-warning.txt
 }
 rm -f target/build-warning.txt
+# Leptos's erase_components: every component returns a type-erased view, so
+# the view code is not monomorphised per component type. Measured 2026-12-01:
+# the wasm 35 KiB smaller gzipped (291.6 → 256.2 KiB before the interface step).
+erase="--cfg erase_components"
 if tc=$(bash scripts/size-toolchain.sh); then
   echo "build: size-optimised wasm with $tc (-Zbuild-std, panic=immediate-abort)"
   if RUSTUP_TOOLCHAIN=$tc CARGO_UNSTABLE_BUILD_STD=std,panic_abort \
-    CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none" \
+    CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none $erase" \
     trunk build "$@" --release --offline=true; then
     echo "$tc (size-optimised)" > target/wasm-toolchain.txt
     exit 0
@@ -26,5 +30,5 @@ if tc=$(bash scripts/size-toolchain.sh); then
 else
   loud "no pinned nightly with rust-src (or TMATH_STABLE=1): building with STABLE; the wasm is about 28 KiB larger gzipped"
 fi
-trunk build "$@" --release --offline=true
+CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="$erase" trunk build "$@" --release --offline=true
 echo "stable" > target/wasm-toolchain.txt
