@@ -26,14 +26,9 @@ else
   failed_steps+=("browser (no dist/)")
 fi
 
-printf '\n\033[1m== dist/ (gzip -9)\033[0m\n'
-total=0
-for f in $(find dist -type f | sort); do
-  gz=$(gzip -9 -c "$f" | wc -c)
-  total=$((total + gz))
-  awk -v raw="$(wc -c < "$f")" -v gz="$gz" -v name="${f#dist/}" 'BEGIN { printf "%10d B  %8.1f KiB gz  %s\n", raw, gz / 1024, name }'
-done
-awk -v t="$total" 'BEGIN { printf "%23.1f KiB gz  all of dist/ (what a visit fetches: scripts/bench.sh)\n", t / 1024 }'
+if [ -f dist/index.html ]; then
+  step visit-size bash scripts/visit-size.sh
+fi
 
 passed=0; failed=0
 if [ -f "$log/cargo-test.log" ]; then

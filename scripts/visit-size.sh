@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# What one visit of the page fetches, gzipped (gzip -9): index.html and every
+# file it references (stylesheet, glue, wasm, icon). Compared with two limits:
+#   BUDGET_KIB  the budget (issue 17): over it, a warning;
+#   CEILING_KIB today's size plus a small margin: over it, a failure, so the
+#               page cannot grow while the budget stays unmet.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUDGET_KIB=${BUDGET_KIB:-230}
+CEILING_KIB=${CEILING_KIB:-260}
+# The stable toolchain's fallback build is about 28 KiB larger (scripts/build.sh says so loudly).
+if [ "$(cat target/wasm-toolchain.txt 2>/dev/null)" = stable ]; then
+  CEILING_KIB=$((CEILING_KIB + 30))
+  echo "visit-size: a stable-toolchain build: the ceiling is $CEILING_KIB KiB"
+fi
+files=(dist/index.html)
+for ref in $(grep -o '\(href\|src\)="[^"#?]*"' dist/index.html | sed -E 's/^[a-z]+="(\.\/)?//; s/"$//' | sort -u); do
+  case $ref in http*|//*) echo "visit-size: index.html fetches from elsewhere: $ref" >&2; exit 1 ;; esac
+  [ -f "dist/$ref" ] || { echo "visit-size: index.html references a missing file: $ref" >&2; exit 1; }
+  files+=("dist/$ref")
+done
+total=0
+for f in "${files[@]}"; do
+  gz=$(gzip -9 -c "$f" | wc -c)
+  total=$((total + gz))
+  awk -v gz="$gz" -v name="${f#dist/}" 'BEGIN { printf "%8.1f KiB gz  %s\n", gz / 1024, name }'
+done
+kib=$(awk -v t="$total" 'BEGIN { printf "%.1f", t / 1024 }')
+echo "$kib KiB gz: what one visit fetches (budget $BUDGET_KIB KiB, ceiling $CEILING_KIB KiB)"
+if awk -v k="$kib" -v c="$CEILING_KIB" 'BEGIN { exit !(k > c) }'; then
+  echo "visit-size: FAILED: $kib KiB is over the ceiling of $CEILING_KIB KiB" >&2
+  exit 1
+fi
+if awk -v k="$kib" -v b="$BUDGET_KIB" 'BEGIN { exit !(k > b) }'; then
+  printf '\033[1;33mvisit-size: %s KiB is over the budget of %s KiB (see the README, "Size")\033[0m\n' "$kib" "$BUDGET_KIB"
+fi
