@@ -24,9 +24,9 @@ pub struct Ctx {
     pub fp: RwSignal<Option<String>>,
     pub lang: Memo<Lang>,
     /// The core's result, or why the combination is impossible.
-    pub result: Memo<Result<Report, ConfigError>>,
+    pub result: Signal<Result<Report, ConfigError>>,
     /// The last valid result: what the charts show while a combination is impossible.
-    pub shown: Memo<Report>,
+    pub shown: Signal<Report>,
     /// A rejected entry per control key, in the page's language.
     pub field_errors: RwSignal<Vec<(K, SettingError)>>,
     /// Keys the loaded URL could not take.
@@ -34,6 +34,50 @@ pub struct Ctx {
     /// `shown` once input has paused: the heavy panels (planner, sweeps) follow
     /// it, so a slider step repaints only the bars. `None` until the first pause.
     pub settled: RwSignal<Option<Report>>,
+    settle: StoredValue<Debounce, LocalStorage>,
+    /// The views of the full page that follow input only while on screen (see `gated`).
+    gates: StoredValue<Vec<Gate>, LocalStorage>,
+}
+
+/// One view's copy of the results, written (never derived) from the root: a
+/// memo that kept its old value while off screen missed later changes once back
+/// on screen (Leptos 0.8.23, in the browser only), so the copies are plain
+/// signals the root writes.
+#[derive(Clone, Copy)]
+struct Gate {
+    live: RwSignal<bool>,
+    shown: RwSignal<Report>,
+    result: RwSignal<Result<Report, ConfigError>>,
+}
+
+impl Gate {
+    /// Copies the current results in (untracked), writing only what differs.
+    fn refresh(&self, shown: Signal<Report>, result: Signal<Result<Report, ConfigError>>) {
+        shown.with_untracked(|next| {
+            if self.shown.with_untracked(|s| s != next) {
+                self.shown.set(next.clone());
+            }
+        });
+        result.with_untracked(|next| {
+            if self.result.with_untracked(|r| r != next) {
+                self.result.set(next.clone());
+            }
+        });
+    }
+}
+
+/// Copies the results into every gate on screen, or into all of them.
+fn push(
+    gates: StoredValue<Vec<Gate>, LocalStorage>,
+    all: bool,
+    shown: Signal<Report>,
+    result: Signal<Result<Report, ConfigError>>,
+) {
+    gates.with_value(|gates| {
+        for g in gates.iter().filter(|g| all || g.live.get_untracked()) {
+            g.refresh(shown, result);
+        }
+    });
 }
 
 /// How long input must pause before the planner and the sweeps recompute.
@@ -54,11 +98,19 @@ impl Ctx {
             // A link can open on an impossible combination: show the defaults' result meanwhile.
             (Err(_), None) => evaluate(&tmath::Config::default()),
         });
+        let (shown, result): (Signal<Report>, Signal<Result<Report, ConfigError>>) = (shown.into(), result.into());
         let settled = RwSignal::new(None);
-        let settle = Debounce::new(SETTLE_MS, move || settled.set(Some(shown.get_untracked())));
+        let gates = StoredValue::new_local(Vec::<Gate>::new());
+        let settle = Debounce::new(SETTLE_MS, move || {
+            settled.set(Some(shown.get_untracked()));
+            push(gates, true, shown, result);
+        });
+        let poke = settle.clone();
         Effect::new(move |_| {
             shown.track();
-            settle.poke();
+            result.track();
+            poke.poke();
+            push(gates, false, shown, result);
         });
         Ctx {
             settings,
@@ -72,7 +124,42 @@ impl Ctx {
             field_errors: RwSignal::new(Vec::new()),
             url_errors: RwSignal::new(url_errors),
             settled,
+            settle: StoredValue::new_local(settle),
+            gates,
         }
+    }
+
+    /// Settles now if input is pending (see `settled`): a scroll is about to show
+    /// views that waited for the pause.
+    pub fn settle_now(&self) {
+        self.settle.with_value(Debounce::flush);
+    }
+
+    /// This context for one view of the full page: while `live` is false (the
+    /// view is off screen) its results stay as they were and follow only the
+    /// settled result; when it comes into view they catch up (call `revealed`).
+    /// A slider step so updates what the screen holds, and the rest once input pauses.
+    pub fn gated(self, live: RwSignal<bool>) -> Ctx {
+        let gate = Gate {
+            live,
+            shown: RwSignal::new(self.shown.get_untracked()),
+            result: RwSignal::new(self.result.get_untracked()),
+        };
+        self.gates.update_value(|g| g.push(gate));
+        on_cleanup(move || {
+            self.gates.try_update_value(|g| g.retain(|x| x.shown != gate.shown));
+        });
+        Ctx { shown: gate.shown.into(), result: gate.result.into(), ..self }
+    }
+
+    /// A gated view came on screen: its results catch up at once.
+    pub fn revealed(&self, live: RwSignal<bool>) {
+        let (shown, result) = (self.shown, self.result);
+        self.gates.with_value(|gates| {
+            for g in gates.iter().filter(|g| g.live == live) {
+                g.refresh(shown, result);
+            }
+        });
     }
 
     /// The whole state, as the link writes it (untracked).

@@ -121,6 +121,8 @@ test("the summary line paints first, says what the panels say, and stays in view
     el.value = "800";
     el.dispatchEvent(new Event("input", { bubbles: true }));
   });
+  // The panels off screen (compute, below the fold) catch up once input pauses.
+  await page.waitForFunction(() => document.querySelector('[data-testid="summary"]').textContent.includes(document.querySelector('[data-testid="flops"] dd').textContent));
   const after = await panels();
   assert.notEqual(after.total, before.total);
   check(after, "after a slider step");

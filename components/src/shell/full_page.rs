@@ -92,6 +92,10 @@ pub fn FullPage() -> impl IntoView {
             if let Some(v) = ctx.page.with_untracked(|p| p.view) {
                 scroll_to(v);
             }
+            // A scroll is about to show views that wait for input to pause: they
+            // catch up in the scroll's own frame, before it is painted.
+            // (Dropping the handle keeps the listener.)
+            let _ = window_event_listener(leptos::ev::scroll, move |_| ctx.settle_now());
         }
     });
     view! {
