@@ -24,9 +24,9 @@ pub struct Ctx {
     pub fp: RwSignal<Option<String>>,
     pub lang: Memo<Lang>,
     /// The core's result, or why the combination is impossible.
-    pub result: Signal<Result<Report, ConfigError>>,
+    pub result: Memo<Result<Report, ConfigError>>,
     /// The last valid result: what the charts show while a combination is impossible.
-    pub shown: Signal<Report>,
+    pub shown: Memo<Report>,
     /// A rejected entry per control key, in the page's language.
     pub field_errors: RwSignal<Vec<(K, SettingError)>>,
     /// Keys the loaded URL could not take.
@@ -52,7 +52,7 @@ struct Gate {
 
 impl Gate {
     /// Copies the current results in (untracked), writing only what differs.
-    fn refresh(&self, shown: Signal<Report>, result: Signal<Result<Report, ConfigError>>) {
+    fn refresh(&self, shown: Memo<Report>, result: Memo<Result<Report, ConfigError>>) {
         shown.with_untracked(|next| {
             if self.shown.with_untracked(|s| s != next) {
                 self.shown.set(next.clone());
@@ -70,8 +70,8 @@ impl Gate {
 fn push(
     gates: StoredValue<Vec<Gate>, LocalStorage>,
     all: bool,
-    shown: Signal<Report>,
-    result: Signal<Result<Report, ConfigError>>,
+    shown: Memo<Report>,
+    result: Memo<Result<Report, ConfigError>>,
 ) {
     gates.with_value(|gates| {
         for g in gates.iter().filter(|g| all || g.live.get_untracked()) {
@@ -98,7 +98,6 @@ impl Ctx {
             // A link can open on an impossible combination: show the defaults' result meanwhile.
             (Err(_), None) => evaluate(&tmath::Config::default()),
         });
-        let (shown, result): (Signal<Report>, Signal<Result<Report, ConfigError>>) = (shown.into(), result.into());
         let settled = RwSignal::new(None);
         let gates = StoredValue::new_local(Vec::<Gate>::new());
         let settle = Debounce::new(SETTLE_MS, move || {
@@ -149,7 +148,9 @@ impl Ctx {
         on_cleanup(move || {
             self.gates.try_update_value(|g| g.retain(|x| x.shown != gate.shown));
         });
-        Ctx { shown: gate.shown.into(), result: gate.result.into(), ..self }
+        // Memos over the copies, as the root's are: one type for every reader
+        // (a `Signal` here cost 6 KB of wasm in its readers' code).
+        Ctx { shown: Memo::new(move |_| gate.shown.get()), result: Memo::new(move |_| gate.result.get()), ..self }
     }
 
     /// A gated view came on screen: its results catch up at once.

@@ -126,7 +126,7 @@ pub fn legend(ctx: Ctx, parts: &'static [Part]) -> Signal<Vec<(usize, String)>> 
 
 /// The capacity line's label, tracked: "GPU memory 85.9 GB = 80 GiB" (the
 /// GiB the driver reports beside the GB the page counts in), or "80.0 GiB".
-pub fn capacity_label(ctx: Ctx, r: Signal<Report>) -> Signal<String> {
+pub fn capacity_label(ctx: Ctx, r: Memo<Report>) -> Signal<String> {
     Signal::derive(move || {
         let bytes = r.with(|r| r.gpu_mem());
         let u = ctx.units();

@@ -52,7 +52,7 @@ pub fn ZeroView(
         <StackedBars
             bars=bars
             capacity=capacity
-            capacity_label=capacity_label(ctx, base.into())
+            capacity_label=capacity_label(ctx, base)
             units=units
             label=summary
             testid="zero-chart"

@@ -30,6 +30,8 @@ fn on_screen(el: NodeRef<leptos::html::Section>, live: RwSignal<bool>, came: imp
                 let now = entry.is_intersecting();
                 if now != live.get_untracked() {
                     live.set(now);
+                    // For tests and the curious: whether the view follows input now.
+                    let _ = entry.target().set_attribute("data-live", if now { "true" } else { "false" });
                     if now {
                         came();
                     }
@@ -67,7 +69,7 @@ pub fn Panel(
     let id = format!("h-{}", view.as_str());
     let labelled_by = id.clone();
     view! {
-        <section node_ref=section data-live=move || live.get().to_string() class=format!("panel view-{}", view.as_str()) data-view=view.as_str() aria-labelledby=labelled_by>
+        <section node_ref=section data-live="true" class=format!("panel view-{}", view.as_str()) data-view=view.as_str() aria-labelledby=labelled_by>
             <header class="panel-head">
                 <h2 id=id>{move || i18n::view_title(ctx.lang.get(), view)}</h2>
                 <button
