@@ -73,6 +73,16 @@ choice!(
     }
 );
 
+choice!(
+    /// The MLP block's form (practice beyond the article).
+    Mlp {
+        /// Two h×f matrices (GPT, the article's 8h² with f = 4h).
+        Gelu = "gelu",
+        /// Three h×f matrices: gate, up and down (Llama, Mistral, Qwen).
+        Swiglu = "swiglu",
+    }
+);
+
 /// ZeRO stage (Rajbhandari et al. 2020): 0 = off, 1 = optimizer states,
 /// 2 = + gradients, 3 = + parameters partitioned over the data-parallel ranks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -125,21 +135,94 @@ impl Layout {
     }
 }
 
-/// Transformer shape. `kv_heads` and `ffn` are informative (the article's
-/// formulas use only h, L, a, V).
+/// Transformer shape: the article's L, h, a, V, and the refinements of today's
+/// models (GQA, the MLP's width and form, untied embeddings, experts). The
+/// article's formulas read only L, h, a, V; the exact parameter count reads all.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Architecture {
     pub layers: u64,
     pub hidden: u64,
     pub heads: u64,
     pub vocab: u64,
+    /// Key/value heads (GQA, MQA); = heads in the article's shape.
+    pub kv_heads: u64,
+    /// The MLP's inner size f (4h in the article's shape).
+    pub ffn: u64,
+    pub mlp: Mlp,
+    /// One V×h matrix for input and output.
+    pub tie_embeddings: bool,
+    /// Experts per MoE layer (1: dense), experts per token, always-on experts.
+    pub experts: u64,
+    pub top_k: u64,
+    pub shared_experts: u64,
+    /// Inner size of one expert.
+    pub moe_ffn: u64,
 }
 
 impl Architecture {
+    /// The article's shape for L, h, a, V: multi-head attention, a GELU MLP of
+    /// 4h, tied embeddings, no experts.
+    pub const fn gpt(layers: u64, hidden: u64, heads: u64, vocab: u64) -> Architecture {
+        Architecture {
+            layers,
+            hidden,
+            heads,
+            vocab,
+            kv_heads: heads,
+            ffn: 4 * hidden,
+            mlp: Mlp::Gelu,
+            tie_embeddings: true,
+            experts: 1,
+            top_k: 1,
+            shared_experts: 0,
+            moe_ffn: 4 * hidden,
+        }
+    }
+
+    /// Whether this is the article's shape for its L, h, a, V.
+    pub fn is_gpt(self) -> bool {
+        self == Architecture::gpt(self.layers, self.hidden, self.heads, self.vocab)
+    }
+
+    /// Whether the MLP is a mixture of experts.
+    pub fn is_moe(self) -> bool {
+        self.experts > 1 || self.shared_experts > 0
+    }
+
     /// P ≈ 12·L·h² + V·h (article convention: attention 4h², MLP 8h², embeddings).
     pub fn approx_params(self) -> Params {
         let (l, h, v) = (self.layers as f64, self.hidden as f64, self.vocab as f64);
         Params(12.0 * l * h * h + v * h)
+    }
+
+    /// The exact parameter count of this shape (no biases): per layer, attention
+    /// 2h² + 2·h·k·(h/a), the MLP g·h·f (g = 3 for SwiGLU, else 2) or, with
+    /// experts, g·h·f_e·(E + S) + h·E with the router, and 2h of norms; plus
+    /// V·h of embeddings (2·V·h untied) and h for the final norm.
+    pub fn exact_params(self) -> Params {
+        self.count(self.experts)
+    }
+
+    /// Parameters a token passes through: the same with top-k experts of E.
+    pub fn exact_active_params(self) -> Params {
+        self.count(self.top_k.min(self.experts))
+    }
+
+    fn count(self, experts_used: u64) -> Params {
+        let (l, h, v) = (self.layers as f64, self.hidden as f64, self.vocab as f64);
+        let d_head = h / self.heads as f64;
+        let attention = 2.0 * h * h + 2.0 * h * self.kv_heads as f64 * d_head;
+        let g = match self.mlp {
+            Mlp::Gelu => 2.0,
+            Mlp::Swiglu => 3.0,
+        };
+        let mlp = if self.is_moe() {
+            g * h * self.moe_ffn as f64 * (experts_used + self.shared_experts) as f64 + h * self.experts as f64
+        } else {
+            g * h * self.ffn as f64
+        };
+        let embeddings = if self.tie_embeddings { v * h } else { 2.0 * v * h };
+        Params(l * (attention + mlp + 2.0 * h) + embeddings + h)
     }
 }
 

@@ -331,7 +331,14 @@ key_table! {
         access: Access::Calc {
             get: |s| s.heads.map(|x| Value::Num(x as f64)),
             shown: Some(|s| Value::Num(s.architecture().heads as f64)),
-            set: |s, v| s.heads = Some(v.whole()),
+            set: |s, v| {
+                // Multi-head attention stays so: k follows a when it was a.
+                let a = s.architecture();
+                s.heads = Some(v.whole());
+                if a.kv_heads == a.heads {
+                    s.kv_heads = None;
+                }
+            },
         },
     },
     Vocab => Key {
@@ -340,6 +347,73 @@ key_table! {
             get: |s| s.vocab.map(|x| Value::Num(x as f64)),
             shown: Some(|s| Value::Num(s.architecture().vocab as f64)),
             set: |s, v| s.vocab = Some(v.whole()),
+        },
+    },
+    KvHeads => Key {
+        name: "kv-heads", aliases: &[], kind: whole(1, 1_000_000),
+        help: help!("key/value heads (GQA, MQA); divides heads; default heads"),
+        access: Access::Calc {
+            get: |s| s.kv_heads.map(|x| Value::Num(x as f64)),
+            shown: Some(|s| Value::Num(s.architecture().kv_heads as f64)),
+            set: |s, v| s.kv_heads = Some(v.whole()),
+        },
+    },
+    Ffn => Key {
+        name: "ffn", aliases: &[], kind: whole(1, 100_000_000), help: help!("MLP inner size f; default 4h"),
+        access: Access::Calc {
+            get: |s| s.ffn.map(|x| Value::Num(x as f64)),
+            shown: Some(|s| Value::Num(s.architecture().ffn as f64)),
+            set: |s, v| s.ffn = Some(v.whole()),
+        },
+    },
+    Mlp => Key {
+        name: "mlp", aliases: &[], kind: Kind::Choice(Mlp::names),
+        help: help!("MLP form: gelu (2 matrices h×f) or swiglu (3)"),
+        access: Access::Calc {
+            get: |s| s.mlp.map(|m| Value::Text(m.as_str().into())),
+            shown: Some(|s| Value::Text(s.architecture().mlp.as_str().into())),
+            set: |s, v| s.mlp = Mlp::parse(v.text()).or(s.mlp),
+        },
+    },
+    TieEmbeddings => Key {
+        name: "tie-embeddings", aliases: &[], kind: Kind::Switch,
+        help: help!("one V×h matrix for input and output (default 1)"),
+        access: Access::Calc {
+            get: |s| s.tie_embeddings.map(Value::Bool),
+            shown: Some(|s| Value::Bool(s.architecture().tie_embeddings)),
+            set: |s, v| s.tie_embeddings = Some(v.flag()),
+        },
+    },
+    Experts => Key {
+        name: "experts", aliases: &[], kind: whole(1, 100_000), help: help!("MoE: experts per layer (1: dense)"),
+        access: Access::Calc {
+            get: |s| s.experts.map(|x| Value::Num(x as f64)),
+            shown: Some(|s| Value::Num(s.architecture().experts as f64)),
+            set: |s, v| s.experts = Some(v.whole()),
+        },
+    },
+    TopK => Key {
+        name: "top-k", aliases: &[], kind: whole(1, 100_000), help: help!("MoE: experts per token"),
+        access: Access::Calc {
+            get: |s| s.top_k.map(|x| Value::Num(x as f64)),
+            shown: Some(|s| Value::Num(s.architecture().top_k as f64)),
+            set: |s, v| s.top_k = Some(v.whole()),
+        },
+    },
+    SharedExperts => Key {
+        name: "shared-experts", aliases: &[], kind: whole(0, 100_000), help: help!("MoE: always-on experts"),
+        access: Access::Calc {
+            get: |s| s.shared_experts.map(|x| Value::Num(x as f64)),
+            shown: Some(|s| Value::Num(s.architecture().shared_experts as f64)),
+            set: |s, v| s.shared_experts = Some(v.whole()),
+        },
+    },
+    MoeFfn => Key {
+        name: "moe-ffn", aliases: &[], kind: whole(1, 100_000_000), help: help!("MoE: inner size of one expert; default ffn"),
+        access: Access::Calc {
+            get: |s| s.moe_ffn.map(|x| Value::Num(x as f64)),
+            shown: Some(|s| Value::Num(s.architecture().moe_ffn as f64)),
+            set: |s, v| s.moe_ffn = Some(v.whole()),
         },
     },
     Tp => Key {

@@ -110,7 +110,7 @@ impl fmt::Display for Warning {
             ),
             Warning::ShapeMismatch { params, shape_params } => write!(
                 f,
-                "P = {} but the shape (12·L·h² + V·h) gives {}: activations follow the shape",
+                "P = {} but the shape (L, h, a, V, kv-heads, ffn, experts) counts {}: activations follow the shape",
                 format_count(*params),
                 format_count(*shape_params)
             ),
@@ -233,7 +233,7 @@ pub fn warnings(c: &Config, m: &MemoryBreakdown) -> Vec<Warning> {
     if c.tokens.get() < MIN_RECOMMENDED_TOKENS {
         w.push(Warning::TokensBelowFloor { tokens: c.tokens.get() });
     }
-    let shape = c.arch.approx_params().get();
+    let shape = c.arch.exact_params().get();
     let ratio = c.params.get() / shape;
     if !(0.5..=2.0).contains(&ratio) {
         w.push(Warning::ShapeMismatch { params: c.params.get(), shape_params: shape });
@@ -293,7 +293,7 @@ impl Serialize for Report {
         }
         let c = &self.config;
         let m = &self.per_gpu;
-        let mut o = s.serialize_struct("Report", 32)?;
+        let mut o = s.serialize_struct("Report", 47)?;
         o.serialize_field("params", &p(c.params))?;
         o.serialize_field("active_params", &p(c.active_params))?;
         o.serialize_field("tokens", &c.tokens.get())?;
@@ -340,6 +340,20 @@ impl Serialize for Report {
         o.serialize_field("usd_per_gpu_hour", &c.usd_per_gpu_hour)?;
         o.serialize_field("convention", &c.convention)?;
         o.serialize_field("zero", &c.zero)?;
+        // The shape the counts and the activations use (the practice keys echoed).
+        let a = &c.arch;
+        o.serialize_field("layers", &a.layers)?;
+        o.serialize_field("hidden", &a.hidden)?;
+        o.serialize_field("heads", &a.heads)?;
+        o.serialize_field("vocab", &a.vocab)?;
+        o.serialize_field("kv_heads", &a.kv_heads)?;
+        o.serialize_field("ffn", &a.ffn)?;
+        o.serialize_field("mlp", &a.mlp)?;
+        o.serialize_field("tie_embeddings", &a.tie_embeddings)?;
+        o.serialize_field("experts", &a.experts)?;
+        o.serialize_field("top_k", &a.top_k)?;
+        o.serialize_field("shared_experts", &a.shared_experts)?;
+        o.serialize_field("moe_ffn", &a.moe_ffn)?;
         o.end()
     }
 }

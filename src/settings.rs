@@ -26,6 +26,16 @@ pub struct Settings {
     pub layers: Option<u64>,
     pub heads: Option<u64>,
     pub vocab: Option<u64>,
+    /// Unset: the model's, else the article's shape (see [`Architecture::gpt`]).
+    pub kv_heads: Option<u64>,
+    pub ffn: Option<u64>,
+    pub mlp: Option<Mlp>,
+    pub tie_embeddings: Option<bool>,
+    pub experts: Option<u64>,
+    pub top_k: Option<u64>,
+    pub shared_experts: Option<u64>,
+    /// Unset: the model's, else `ffn`.
+    pub moe_ffn: Option<u64>,
     pub tp: u64,
     pub pp: u64,
     /// Unset: N/(t·p), or 1.
@@ -68,7 +78,7 @@ pub enum ShapeSource {
 
 /// The default shape when neither a model nor `layers`/`hidden` is given:
 /// a 7B decoder (L = 32, h = 4096, a = 32, as Llama 2 7B and Pythia-6.9B).
-pub const DEFAULT_ARCH: Architecture = Architecture { layers: 32, hidden: 4096, heads: 32, vocab: 32000 };
+pub const DEFAULT_ARCH: Architecture = Architecture::gpt(32, 4096, 32, 32000);
 pub const DEFAULT_PARAMS: f64 = 7e9;
 pub const DEFAULT_SEQ_LEN: u64 = 2048;
 
@@ -87,6 +97,14 @@ impl Default for Settings {
             layers: None,
             heads: None,
             vocab: None,
+            kv_heads: None,
+            ffn: None,
+            mlp: None,
+            tie_embeddings: None,
+            experts: None,
+            top_k: None,
+            shared_experts: None,
+            moe_ffn: None,
             tp: 1,
             pp: 1,
             dp: None,
@@ -122,6 +140,14 @@ pub enum ConfigError {
     TpNotDividingHeads { tp: u64, heads: u64 },
     /// t·p·d beyond 10⁹ GPUs.
     TooManyGpus,
+    /// h is not a whole number of heads.
+    HeadsNotDividingHidden { hidden: u64, heads: u64 },
+    /// GQA groups the query heads: k must divide a.
+    KvHeadsNotDividingHeads { kv_heads: u64, heads: u64 },
+    /// A token cannot use more experts than a layer has.
+    TopKAboveExperts { top_k: u64, experts: u64 },
+    /// More parameters active per token than the model has.
+    ActiveAboveParams { active: f64, params: f64 },
 }
 
 impl fmt::Display for ConfigError {
@@ -137,6 +163,19 @@ impl fmt::Display for ConfigError {
                 write!(f, "tp {tp} does not divide the {heads} attention heads")
             }
             ConfigError::TooManyGpus => write!(f, "tp·pp·dp exceeds 10⁹ GPUs"),
+            ConfigError::HeadsNotDividingHidden { hidden, heads } => {
+                write!(f, "hidden {hidden} is not a multiple of heads {heads}")
+            }
+            ConfigError::KvHeadsNotDividingHeads { kv_heads, heads } => {
+                write!(f, "kv-heads {kv_heads} does not divide heads {heads}")
+            }
+            ConfigError::TopKAboveExperts { top_k, experts } => write!(f, "top-k {top_k} is above experts {experts}"),
+            ConfigError::ActiveAboveParams { active, params } => write!(
+                f,
+                "active-params {} is above params {}",
+                crate::units::format_count(*active),
+                crate::units::format_count(*params)
+            ),
         }
     }
 }
@@ -150,6 +189,10 @@ impl ConfigError {
         match self {
             ConfigError::GpuMismatch { .. } | ConfigError::GpusNotDivisible { .. } | ConfigError::TooManyGpus => K::Dp,
             ConfigError::TpNotDividingHeads { .. } => K::Tp,
+            ConfigError::HeadsNotDividingHidden { .. } => K::Heads,
+            ConfigError::KvHeadsNotDividingHeads { .. } => K::KvHeads,
+            ConfigError::TopKAboveExperts { .. } => K::TopK,
+            ConfigError::ActiveAboveParams { .. } => K::ActiveParams,
         }
     }
 }
@@ -163,6 +206,15 @@ impl Settings {
         self.hidden = Some(model.hidden);
         self.heads = Some(model.heads);
         self.vocab = Some(model.vocab);
+        let a = model.arch();
+        self.kv_heads = Some(a.kv_heads);
+        self.ffn = Some(a.ffn);
+        self.mlp = Some(a.mlp);
+        self.tie_embeddings = Some(a.tie_embeddings);
+        self.experts = Some(a.experts);
+        self.top_k = Some(a.top_k);
+        self.shared_experts = Some(a.shared_experts);
+        self.moe_ffn = Some(a.moe_ffn);
         self.seq_len = Some(model.seq_len);
         self
     }
@@ -216,28 +268,71 @@ impl Settings {
         }
     }
 
+    /// Whether a key of today's shapes (GQA, the MLP, embeddings, experts) is set.
+    fn refined(&self) -> bool {
+        self.kv_heads.is_some()
+            || self.ffn.is_some()
+            || self.mlp.is_some()
+            || self.tie_embeddings.is_some()
+            || self.experts.is_some()
+            || self.top_k.is_some()
+            || self.shared_experts.is_some()
+            || self.moe_ffn.is_some()
+    }
+
     /// The architecture after defaults: the model's or the given fields; for a
     /// bare P, the published shape nearest in size (see [`catalog::SHAPES`]);
-    /// else the 7B shape.
+    /// else the 7B shape. A refinement not given is the article's for the
+    /// resolved L, h, a, V (f = 4h, k = a, …).
     pub fn architecture(&self) -> Architecture {
         let base = match self.shape_source() {
             ShapeSource::Derived(shape) => shape.arch,
             _ => DEFAULT_ARCH,
         };
+        let gpt = Architecture::gpt(
+            self.layers.unwrap_or(base.layers),
+            self.hidden.unwrap_or(base.hidden),
+            self.heads.unwrap_or(base.heads),
+            self.vocab.unwrap_or(base.vocab),
+        );
+        let ffn = self.ffn.unwrap_or(gpt.ffn);
         Architecture {
-            layers: self.layers.unwrap_or(base.layers),
-            hidden: self.hidden.unwrap_or(base.hidden),
-            heads: self.heads.unwrap_or(base.heads),
-            vocab: self.vocab.unwrap_or(base.vocab),
+            kv_heads: self.kv_heads.unwrap_or(gpt.kv_heads),
+            ffn,
+            mlp: self.mlp.unwrap_or(gpt.mlp),
+            tie_embeddings: self.tie_embeddings.unwrap_or(gpt.tie_embeddings),
+            experts: self.experts.unwrap_or(gpt.experts),
+            top_k: self.top_k.unwrap_or(gpt.top_k),
+            shared_experts: self.shared_experts.unwrap_or(gpt.shared_experts),
+            moe_ffn: self.moe_ffn.unwrap_or(ffn),
+            ..gpt
         }
     }
 
-    /// P after defaults: given, else 12·L·h² + V·h when `layers` or `hidden` is given, else 7B.
+    /// P after defaults: given; else, when the shape is given, counted from
+    /// it: 12·L·h² + V·h under the article's convention for the article's
+    /// shape, the exact count (see [`Architecture::exact_params`]) once a key of
+    /// today's shapes is set or under `megatron`; else 7B.
     pub fn resolved_params(&self) -> Params {
+        let shaped = self.layers.is_some() || self.hidden.is_some() || self.refined();
         match self.params {
             Some(p) => Params(p),
-            None if self.layers.is_some() || self.hidden.is_some() => self.architecture().approx_params(),
+            None if shaped && (self.refined() || self.convention == Convention::Megatron) => {
+                self.architecture().exact_params()
+            }
+            None if shaped => self.architecture().approx_params(),
             None => Params(DEFAULT_PARAMS),
+        }
+    }
+
+    /// Active parameters after defaults: given; else, for a mixture of experts
+    /// whose P is counted from its shape, the exact active count; else P.
+    pub fn resolved_active_params(&self) -> Params {
+        let arch = self.architecture();
+        match self.active_params {
+            Some(a) => Params(a),
+            None if self.params.is_none() && arch.is_moe() => arch.exact_active_params(),
+            None => self.resolved_params(),
         }
     }
 
@@ -268,13 +363,26 @@ impl Settings {
         if !arch.heads.is_multiple_of(tp) {
             return Err(ConfigError::TpNotDividingHeads { tp, heads: arch.heads });
         }
+        if !arch.hidden.is_multiple_of(arch.heads) {
+            return Err(ConfigError::HeadsNotDividingHidden { hidden: arch.hidden, heads: arch.heads });
+        }
+        if !arch.heads.is_multiple_of(arch.kv_heads) {
+            return Err(ConfigError::KvHeadsNotDividingHeads { kv_heads: arch.kv_heads, heads: arch.heads });
+        }
+        if arch.top_k > arch.experts {
+            return Err(ConfigError::TopKAboveExperts { top_k: arch.top_k, experts: arch.experts });
+        }
+        let (params, active) = (self.resolved_params().get(), self.resolved_active_params().get());
+        if active > params {
+            return Err(ConfigError::ActiveAboveParams { active, params });
+        }
         Ok(self.build(Layout { tp, pp, dp }))
     }
 
     /// The [`Config`] of these settings on `layout`, which [`Settings::resolve`] has checked.
     fn build(&self, layout: Layout) -> Config {
         let params = self.resolved_params();
-        let active = self.active_params.map(Params).unwrap_or(params);
+        let active = self.resolved_active_params();
         let grad_dtype = self.grad_dtype.unwrap_or(match (self.convention, self.precision) {
             (_, Precision::Fp32) => GradDtype::Fp32,
             // Megatron-LM accumulates gradients in fp32 main_grad buffers.

@@ -25,11 +25,15 @@ pub fn scaled_arch(base: &Architecture, base_params: Params, params: f64) -> Arc
     let k = ((params / base_params.get()).ln() / 3.0).exp();
     let heads = base.heads.max(1);
     let width_per_head = ((base.hidden as f64 * k) / heads as f64).round().max(1.0) as u64;
+    let hidden = width_per_head * heads;
+    // The MLP keeps its ratio to the width.
+    let wider = |f: u64| ((f as f64 * hidden as f64 / base.hidden as f64).round() as u64).max(1);
     Architecture {
         layers: ((base.layers as f64 * k).round() as u64).max(1),
-        hidden: width_per_head * heads,
-        heads,
-        vocab: base.vocab,
+        hidden,
+        ffn: wider(base.ffn),
+        moe_ffn: wider(base.moe_ffn),
+        ..*base
     }
 }
 
@@ -45,7 +49,8 @@ pub fn memory_vs_params(base: &Config, params: &[f64]) -> Vec<(f64, f64)> {
             } else {
                 Architecture { layers: arch.layers.next_multiple_of(base.layout.pp), ..arch }
             };
-            let c = Config { params: Params(p), active_params: Params(p), arch, ..base.clone() };
+            let active = Params(p * base.active_params.get() / base.params.get());
+            let c = Config { params: Params(p), active_params: active, arch, ..base.clone() };
             (p, training_memory(&c).total().get())
         })
         .collect()

@@ -115,6 +115,12 @@ fn bad_input_is_one_line_and_exit_2() {
         (&["stray"], "unexpected argument"),
         (&["--params", "1e400"], "too large"),
         (&["--params", "1,5"], "not a number"),
+        // SPEC "Bad input", the shape keys.
+        (&["--params", "7B", "--active-params", "70B"], "active-params 70B is above params 7B"),
+        (&["--hidden", "4100", "--heads", "32"], "hidden 4100 is not a multiple of heads 32"),
+        (&["--heads", "32", "--kv-heads", "5"], "kv-heads 5 does not divide heads 32"),
+        (&["--experts", "8", "--top-k", "9"], "top-k 9 is above experts 8"),
+        (&["--mlp", "relu"], "not one of"),
     ] {
         let (code, out, err) = tmath(args);
         assert_eq!(code, 2, "{args:?}");

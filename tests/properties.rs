@@ -3,7 +3,7 @@
 
 mod common;
 use proptest::prelude::*;
-use tmath::config::{Convention, GradDtype, Offload, Optimizer, Precision, Recompute, ZeroStage};
+use tmath::config::{Convention, GradDtype, Mlp, Offload, Optimizer, Precision, Recompute, ZeroStage};
 use tmath::{evaluate, Settings};
 
 fn log_uniform(lo: f64, hi: f64) -> impl Strategy<Value = f64> {
@@ -31,8 +31,13 @@ prop_compose! {
         zero in 0u64..=3,
         convention in prop::sample::select(Convention::ALL),
         gpu in prop::sample::select(tmath::catalog::GPUS.iter().map(|g| g.name).collect::<Vec<_>>()),
+        shape in (prop::sample::select(Mlp::ALL), 1u64..=64, 1u64..=8, 0u64..=2),
     ) -> Settings {
         let tp = 2u64.pow(tp_exp);
+        let heads = tp * heads_mult;
+        // h is a whole number of heads; k divides a (here 1 or a).
+        let hidden = (hidden / heads).max(1) * heads;
+        let (mlp, experts, top_k, shared) = shape;
         // Keep N within 1e6 GPUs.
         let dp = (dp / (tp * pp)).max(1);
         Settings {
@@ -43,7 +48,12 @@ prop_compose! {
             grad_accum,
             hidden: Some(hidden),
             layers: Some(layers),
-            heads: Some(tp * heads_mult),
+            heads: Some(heads),
+            kv_heads: Some(if experts % 2 == 0 { heads } else { 1 }),
+            mlp: Some(mlp),
+            experts: Some(experts),
+            top_k: Some(top_k.min(experts)),
+            shared_experts: Some(shared),
             tp,
             pp,
             dp: Some(dp),

@@ -349,3 +349,54 @@ fn mixture_of_experts() {
     assert_eq!(r.per_gpu.model.get(), 2.0 * 671e9);
     assert_close(r.flops().get(), 6.0 * 37e9 * 14.8e12, 1e-12, "6·P_active·D");
 }
+
+/// SPEC "Practice": the exact parameter count from the shape keys alone (no
+/// `params`), against the published totals: Llama 3 8B 8.030B and Llama 3 70B
+/// 70.55B (Dubey et al. 2024, Table 3; the released weights count 8 030 261 248
+/// and 70 553 706 496), Mixtral 8x7B 46.70B total and 12.88B active (Jiang et
+/// al. 2024: "47B" and "13B"; the released weights count 46 702 792 704).
+#[test]
+fn exact_parameter_counts_from_the_shape() {
+    let llama3 = |layers: &'static str, hidden: &'static str, heads: &'static str, ffn: &'static str| {
+        let r = eval(&[
+            ("layers", layers),
+            ("hidden", hidden),
+            ("heads", heads),
+            ("kv-heads", "8"),
+            ("ffn", ffn),
+            ("mlp", "swiglu"),
+            ("tie-embeddings", "0"),
+            ("vocab", "128256"),
+        ]);
+        r.config.params.get()
+    };
+    assert_eq!(llama3("32", "4096", "32", "14336"), 8_030_261_248.0);
+    assert_eq!(llama3("80", "8192", "64", "28672"), 70_553_706_496.0);
+    let mixtral = eval(&[
+        ("layers", "32"),
+        ("hidden", "4096"),
+        ("heads", "32"),
+        ("kv-heads", "8"),
+        ("mlp", "swiglu"),
+        ("tie-embeddings", "0"),
+        ("vocab", "32000"),
+        ("experts", "8"),
+        ("top-k", "2"),
+        ("moe-ffn", "14336"),
+    ]);
+    assert_eq!(mixtral.config.params.get(), 46_702_792_704.0);
+    assert_close(mixtral.config.active_params.get(), 12.88e9, 5e-4, "Mixtral active");
+    // Training compute follows the active parameters: 6·P_active·D.
+    assert_close(mixtral.flops().get(), 6.0 * 12_879_925_248.0 * 300e9, 1e-12, "6·P_active·D");
+}
+
+/// Under the article's convention a shape without today's keys keeps the
+/// article's count 12·L·h² + V·h; under `megatron` the count is exact.
+#[test]
+fn the_article_count_stays_the_default() {
+    let article = eval(&[("layers", "32"), ("hidden", "4096"), ("vocab", "50000")]);
+    assert_eq!(article.config.params.get(), 12.0 * 32.0 * 4096.0 * 4096.0 + 50000.0 * 4096.0);
+    let megatron = eval(&[("layers", "32"), ("hidden", "4096"), ("vocab", "50000"), ("convention", "megatron")]);
+    // + 2h of norms per layer and the final norm's h.
+    assert_eq!(megatron.config.params.get(), 12.0 * 32.0 * 4096.0 * 4096.0 + 50000.0 * 4096.0 + 65.0 * 4096.0);
+}

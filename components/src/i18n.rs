@@ -50,6 +50,14 @@ pub fn label(lang: Lang, k: K) -> &'static str {
         K::Layers => ("Layers L", "층 수 L"),
         K::Heads => ("Attention heads a", "어텐션 헤드 수 a"),
         K::Vocab => ("Vocabulary V", "어휘 크기 V"),
+        K::KvHeads => ("Key/value heads k (GQA)", "KV 헤드 수 k (GQA)"),
+        K::Ffn => ("MLP inner size f", "MLP 내부 차원 f"),
+        K::Mlp => ("MLP form", "MLP 형태"),
+        K::TieEmbeddings => ("Input and output embeddings shared", "입력·출력 임베딩 공유"),
+        K::Experts => ("Experts per layer E (MoE)", "층당 전문가 수 E (MoE)"),
+        K::TopK => ("Experts per token (top-k)", "토큰당 전문가 수 (top-k)"),
+        K::SharedExperts => ("Shared experts", "공유 전문가 수"),
+        K::MoeFfn => ("Inner size of one expert", "전문가 하나의 내부 차원"),
         K::Tp => ("Tensor parallel t", "텐서 병렬 t"),
         K::Pp => ("Pipeline parallel p", "파이프라인 병렬 p"),
         K::Dp => ("Data parallel d", "데이터 병렬 d"),
@@ -441,6 +449,8 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
             "원문은 LLM을 2,000억(200B) 토큰보다 적게 학습하는 것을 권하지 않습니다.",
         ),
         "floor" => ("floor", "하한"),
+        "gelu" => ("GELU (2 matrices)", "GELU (행렬 2개)"),
+        "swiglu" => ("SwiGLU (3 matrices)", "SwiGLU (행렬 3개)"),
         "chinchilla-floor-short" => ("200B-token floor", "2,000억 토큰 하한"),
         "chinchilla-line" => ("D\u{a0}=\u{a0}20P (compute-optimal)", "D\u{a0}=\u{a0}20P (계산 최적)"),
         "this-run" => ("this run", "현재 설정"),
@@ -636,7 +646,7 @@ pub fn warning(lang: Lang, w: &Warning) -> String {
             format!("{} 토큰: 원문은 LLM을 2,000억 토큰보다 적게 학습하는 것을 권하지 않습니다", count(lang, *tokens))
         }
         Warning::ShapeMismatch { params, shape_params } => format!(
-            "P\u{a0}=\u{a0}{}인데 모델 모양(12·L·h² + V·h)으로는 {}: 활성값은 모양을 따릅니다",
+            "P\u{a0}=\u{a0}{}인데 모델 구조(L, h, a, V, KV 헤드, FFN, 전문가)로 세면 {}: 활성값은 구조를 따릅니다",
             count(lang, *params),
             count(lang, *shape_params)
         ),
@@ -742,6 +752,22 @@ pub fn config_error(lang: Lang, e: &ConfigError) -> String {
             format!("t\u{a0}=\u{a0}{tp}가 어텐션 헤드 {heads}개를 나누지 못합니다")
         }
         ConfigError::TooManyGpus => "t·p·d가 10⁹ GPU를 넘습니다".into(),
+        ConfigError::HeadsNotDividingHidden { hidden, heads } => {
+            format!("은닉 차원 {hidden}이 어텐션 헤드 수 {heads}의 배수가 아닙니다")
+        }
+        ConfigError::KvHeadsNotDividingHeads { kv_heads, heads } => {
+            format!("KV 헤드 {kv_heads}개가 어텐션 헤드 {heads}개를 나누지 못합니다")
+        }
+        ConfigError::TopKAboveExperts { top_k, experts } => {
+            format!("토큰당 전문가 {top_k}개가 층당 전문가 {experts}개보다 많습니다")
+        }
+        ConfigError::ActiveAboveParams { active, params } => {
+            format!(
+                "토큰당 사용 파라미터 {}가 전체 파라미터 {}보다 많습니다",
+                count(lang, *active),
+                count(lang, *params)
+            )
+        }
     }
 }
 

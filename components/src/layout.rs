@@ -36,7 +36,19 @@ pub static PAGE: &[Section] = &[
         legend: "section-hardware",
         rows: &[&[K::Gpu], &[K::GpuMem], &[K::Tflops], &[K::UsdPerGpuHour], &[K::InferenceDtype]],
     },
-    Section { legend: "section-shape", rows: &[&[K::ActiveParams], &[K::Layers, K::Hidden], &[K::Heads, K::Vocab]] },
+    Section {
+        legend: "section-shape",
+        rows: &[
+            &[K::ActiveParams],
+            &[K::Layers, K::Hidden],
+            &[K::Heads, K::Vocab],
+            &[K::KvHeads, K::Ffn],
+            &[K::Mlp],
+            &[K::TieEmbeddings],
+            &[K::Experts, K::TopK],
+            &[K::SharedExperts, K::MoeFfn],
+        ],
+    },
 ];
 
 /// The planner's assumptions, under its table.

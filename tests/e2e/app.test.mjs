@@ -218,7 +218,8 @@ test("every control changes the result the way the core says", async () => {
     checked++;
   }
   const entries = {
-    params: "14B", "active-params": "10B", tokens: "2T", layers: "48", hidden: "6144", heads: "48",
+    params: "14B", "active-params": "10B", tokens: "2T", layers: "48", hidden: "6400", heads: "64",
+    "kv-heads": "8", ffn: "20000", experts: "8", "top-k": "2", "shared-experts": "1", "moe-ffn": "4096",
     vocab: "50000", "seq-len": "8192", "micro-batch": "2", dp: "16", "grad-accum": "32",
     "gpu-mem": "141", tflops: "200", "usd-per-gpu-hour": "2.5", "max-live-params": "2B", gpus: "64",
   };

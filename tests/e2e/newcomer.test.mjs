@@ -22,6 +22,8 @@ const KEEP = new Set([
   "live", "parameters", "active",
   // The article's symbols: C ≈ 6PD.
   "PD",
+  // Today's shapes (issue 16): names a Korean ML reader uses as they are.
+  "GQA", "MLP", "KV", "GELU", "SwiGLU", "FFN", "top-k", "Qwen2.5",
 ]);
 
 /** Visible text of the page: every text node whose element shows (screen-reader text included). */
