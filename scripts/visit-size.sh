@@ -3,11 +3,12 @@
 # file it references (stylesheet, glue, wasm, icon). Compared with two limits:
 #   BUDGET_KIB  the budget (issue 17): over it, a warning;
 #   CEILING_KIB today's size plus a small margin: over it, a failure, so the
-#               page cannot grow while the budget stays unmet.
+#               page cannot grow while the budget stays unmet. It moves only in
+#               the commit that adds a feature, saying what the feature cost.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUDGET_KIB=${BUDGET_KIB:-230}
-CEILING_KIB=${CEILING_KIB:-265}
+CEILING_KIB=${CEILING_KIB:-275}
 # The stable toolchain's fallback build is about 28 KiB larger (scripts/build.sh says so loudly).
 if [ "$(cat target/wasm-toolchain.txt 2>/dev/null)" = stable ]; then
   CEILING_KIB=$((CEILING_KIB + 30))

@@ -53,6 +53,14 @@ pub fn compute(c: &Config) -> ComputeBreakdown {
     ComputeBreakdown { recompute: recompute_flops(c), ..training_flops(c.active_params, c.tokens) }
 }
 
+/// Training FLOPs with attention (PaLM, Chowdhery et al. 2022, Appendix B):
+/// (6·P_active + 12·L·h·s)·D. 6PD counts the weight matrices only; the
+/// attention scores and their use over V add 12·L·h·s per token.
+pub fn flops_with_attention(c: &Config) -> Flops {
+    let attention = 12.0 * c.arch.layers as f64 * c.arch.hidden as f64 * c.seq_len as f64;
+    Flops((6.0 * c.active_params.get() + attention) * c.tokens.get())
+}
+
 /// GPU-hours = C / τ / 3600, τ the achieved FLOP/s per GPU.
 pub fn gpu_hours(flops: Flops, flops_per_gpu: f64) -> f64 {
     flops.get() / flops_per_gpu / 3600.0

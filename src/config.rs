@@ -74,6 +74,30 @@ choice!(
 );
 
 choice!(
+    /// Data type of the KV cache when serving (practice beyond the article).
+    KvDtype {
+        Fp32 = "fp32",
+        Fp16 = "fp16",
+        Bf16 = "bf16",
+        Fp8 = "fp8",
+        Int8 = "int8",
+        Int4 = "int4",
+    }
+);
+
+impl KvDtype {
+    /// Bytes per cached value.
+    pub fn bytes(self) -> f64 {
+        match self {
+            KvDtype::Fp32 => 4.0,
+            KvDtype::Fp16 | KvDtype::Bf16 => 2.0,
+            KvDtype::Fp8 | KvDtype::Int8 => 1.0,
+            KvDtype::Int4 => 0.5,
+        }
+    }
+}
+
+choice!(
     /// The MLP block's form (practice beyond the article).
     Mlp {
         /// Two h×f matrices (GPT, the article's 8h² with f = 4h).
@@ -258,5 +282,9 @@ pub struct Config {
     pub flops_per_gpu: f64,
     pub usd_per_gpu_hour: f64,
     pub inference_dtype: InferenceDtype,
+    /// Serving beyond the article's 1.2×: sequences at once, tokens per sequence, the cache's type.
+    pub batch: u64,
+    pub context: u64,
+    pub kv_dtype: KvDtype,
     pub convention: Convention,
 }

@@ -559,6 +559,27 @@ key_table! {
             set: |s, v| s.inference_dtype = InferenceDtype::parse(v.text()).unwrap_or(s.inference_dtype),
         },
     },
+    Batch => Key {
+        name: "batch", aliases: &[], kind: whole(1, 1_000_000), help: help!("serving: sequences at once (KV cache)"),
+        access: Access::Calc { get: |s| int(s.batch), shown: None, set: |s, v| s.batch = v.whole() },
+    },
+    Context => Key {
+        name: "context", aliases: &[], kind: whole(1, 100_000_000),
+        help: help!("serving: tokens per sequence in the KV cache; default seq-len"),
+        access: Access::Calc {
+            get: |s| s.context.map(|x| Value::Num(x as f64)),
+            shown: Some(|s| Value::Num(s.context.unwrap_or(s.seq_len.unwrap_or(crate::settings::DEFAULT_SEQ_LEN)) as f64)),
+            set: |s, v| s.context = Some(v.whole()),
+        },
+    },
+    KvDtype => Key {
+        name: "kv-dtype", aliases: &[], kind: Kind::Choice(KvDtype::names), help: help!("serving: the KV cache's type"),
+        access: Access::Calc {
+            get: |s| word(s.kv_dtype.as_str()),
+            shown: None,
+            set: |s, v| s.kv_dtype = KvDtype::parse(v.text()).unwrap_or(s.kv_dtype),
+        },
+    },
     Convention => Key {
         name: "convention", aliases: &[], kind: Kind::Choice(Convention::names),
         help: help!("article (Transformer Math 101 verbatim) or megatron (per-rank accounting)"),

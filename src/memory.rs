@@ -33,6 +33,37 @@ pub fn inference_memory(params: Params, dtype: InferenceDtype) -> Bytes {
     params * inference_weight_bytes(dtype) * INFERENCE_OVERHEAD
 }
 
+/// The KV cache when serving: keys and values of every layer for every token
+/// of every sequence, 2·L·k·d_head·context·batch·bytes(kv-dtype), with k the
+/// key/value heads (GQA) and d_head = h/a.
+pub fn kv_cache_bytes(c: &Config) -> Bytes {
+    Bytes(kv_bytes_per_token(c) * c.context as f64 * c.batch as f64)
+}
+
+/// The cache's bytes per token of one sequence: 2·L·k·d_head·bytes(kv-dtype).
+pub fn kv_bytes_per_token(c: &Config) -> f64 {
+    let a = c.arch;
+    let d_head = a.hidden as f64 / a.heads as f64;
+    2.0 * a.layers as f64 * a.kv_heads as f64 * d_head * c.kv_dtype.bytes()
+}
+
+/// Serving memory beyond the article's rule: the weights in the inference
+/// type plus the KV cache.
+pub fn inference_total_bytes(c: &Config) -> Bytes {
+    (c.params * inference_weight_bytes(c.inference_dtype)).whole() + kv_cache_bytes(c)
+}
+
+/// The longest context that fits beside the weights in one GPU's memory at
+/// this batch (0 when the weights alone do not fit).
+pub fn max_context_tokens(c: &Config) -> u64 {
+    let room = c.gpu_mem_bytes - (c.params * inference_weight_bytes(c.inference_dtype)).get();
+    let per_token = kv_bytes_per_token(c) * c.batch as f64;
+    if room <= 0.0 || per_token <= 0.0 {
+        return 0;
+    }
+    (room / per_token).floor().min(1e15) as u64
+}
+
 /// Bytes per parameter of the model states before any sharding: weights,
 /// gradients and optimizer (article: 2 + 2 + 12 = 16 for mixed precision with AdamW).
 pub fn state_bytes_per_param(c: &Config) -> [BytesPerParam; 3] {

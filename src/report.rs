@@ -38,6 +38,8 @@ pub enum Warning {
     OffloadWithoutZero,
     /// ZeRO-3 live parameters exceed what sharding saved.
     LiveParamsLarge,
+    /// 6PD leaves out attention, which adds more than 10 % at this sequence length (PaLM, Appendix B).
+    AttentionFlops { share: f64, with_attention: f64 },
 }
 
 impl Warning {
@@ -67,6 +69,7 @@ impl Warning {
             Warning::A100BelowExpected { .. } => "a100-below-expected",
             Warning::OffloadWithoutZero => "offload-without-zero",
             Warning::LiveParamsLarge => "live-params-large",
+            Warning::AttentionFlops { .. } => "attention-flops",
         }
     }
 
@@ -83,6 +86,7 @@ impl Warning {
             Warning::TflopsAbovePeak { .. } | Warning::A100BelowExpected { .. } => K::Tflops,
             Warning::OffloadWithoutZero => K::Offload,
             Warning::LiveParamsLarge => K::MaxLiveParams,
+            Warning::AttentionFlops { .. } => K::SeqLen,
         }
     }
 }
@@ -129,6 +133,12 @@ impl fmt::Display for Warning {
             Warning::LiveParamsLarge => {
                 write!(f, "ZeRO-3 live parameters outweigh the sharded weights: lower max-live-params")
             }
+            Warning::AttentionFlops { share, with_attention } => write!(
+                f,
+                "6PD leaves out attention, {:.0} % more at this sequence length: {} FLOPs with it (PaLM, Appendix B)",
+                100.0 * share,
+                crate::units::format_sig(*with_attention)
+            ),
         }
     }
 }
@@ -257,6 +267,11 @@ pub fn warnings(c: &Config, m: &MemoryBreakdown) -> Vec<Warning> {
     if c.zero.shards_params() && m.zero3_live_params > m.model {
         w.push(Warning::LiveParamsLarge);
     }
+    let (six_pd, with_attention) =
+        (6.0 * c.active_params.get() * c.tokens.get(), compute::flops_with_attention(c).get());
+    if with_attention > 1.1 * six_pd {
+        w.push(Warning::AttentionFlops { share: with_attention / six_pd - 1.0, with_attention });
+    }
     w
 }
 
@@ -293,7 +308,7 @@ impl Serialize for Report {
         }
         let c = &self.config;
         let m = &self.per_gpu;
-        let mut o = s.serialize_struct("Report", 47)?;
+        let mut o = s.serialize_struct("Report", 54)?;
         o.serialize_field("params", &p(c.params))?;
         o.serialize_field("active_params", &p(c.active_params))?;
         o.serialize_field("tokens", &c.tokens.get())?;
@@ -315,7 +330,14 @@ impl Serialize for Report {
         o.serialize_field("gpu_mem_bytes", &c.gpu_mem_bytes)?;
         o.serialize_field("fits", &self.fits())?;
         o.serialize_field("inference_bytes", &self.inference.get())?;
+        o.serialize_field("kv_cache_bytes", &memory::kv_cache_bytes(c).get())?;
+        o.serialize_field("inference_total_bytes", &memory::inference_total_bytes(c).get())?;
+        o.serialize_field("max_context_tokens", &memory::max_context_tokens(c))?;
+        o.serialize_field("batch", &c.batch)?;
+        o.serialize_field("context", &c.context)?;
+        o.serialize_field("kv_dtype", &c.kv_dtype)?;
         o.serialize_field("flops", &self.flops().get())?;
+        o.serialize_field("flops_with_attention", &compute::flops_with_attention(c).get())?;
         o.serialize_field("gpu_hours", &self.gpu_hours())?;
         o.serialize_field("days", &self.days())?;
         o.serialize_field("petaflop_days", &self.petaflop_days())?;

@@ -60,6 +60,10 @@ pub struct Settings {
     pub tflops: Option<f64>,
     pub usd_per_gpu_hour: Option<f64>,
     pub inference_dtype: InferenceDtype,
+    pub batch: u64,
+    /// Unset: the sequence length.
+    pub context: Option<u64>,
+    pub kv_dtype: KvDtype,
     pub convention: Convention,
 }
 
@@ -124,6 +128,9 @@ impl Default for Settings {
             tflops: None,
             usd_per_gpu_hour: None,
             inference_dtype: InferenceDtype::Fp16,
+            batch: 1,
+            context: None,
+            kv_dtype: KvDtype::Fp16,
             convention: Convention::Article,
         }
     }
@@ -414,6 +421,9 @@ impl Settings {
             flops_per_gpu: self.tflops.unwrap_or(self.gpu.achieved_tflops) * 1e12,
             usd_per_gpu_hour: self.usd_per_gpu_hour.unwrap_or(self.gpu.usd_per_hour),
             inference_dtype: self.inference_dtype,
+            batch: self.batch,
+            context: self.context.unwrap_or(self.seq_len.unwrap_or(DEFAULT_SEQ_LEN)),
+            kv_dtype: self.kv_dtype,
             convention: self.convention,
         }
     }

@@ -97,6 +97,23 @@ pub fn gpu_counts(base: &Config, max: u64) -> Vec<u64> {
     (0..40).map(|k| mp << k).take_while(|&n| n <= max.max(mp)).collect()
 }
 
+/// Serving memory (weights in the inference type + KV cache) against the
+/// context length at the configured batch: powers of two from 512 tokens to
+/// 1M, and the configured context.
+pub fn serving_vs_context(c: &Config) -> Vec<(f64, f64)> {
+    let mut contexts: Vec<u64> = (9..=20).map(|e| 1u64 << e).collect();
+    contexts.push(c.context);
+    contexts.sort_unstable();
+    contexts.dedup();
+    contexts
+        .into_iter()
+        .map(|context| {
+            let at = Config { context, ..c.clone() };
+            (context as f64, crate::memory::inference_total_bytes(&at).get())
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

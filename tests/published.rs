@@ -400,3 +400,41 @@ fn the_article_count_stays_the_default() {
     // + 2h of norms per layer and the final norm's h.
     assert_eq!(megatron.config.params.get(), 12.0 * 32.0 * 4096.0 * 4096.0 + 50000.0 * 4096.0 + 65.0 * 4096.0);
 }
+
+/// PaLM (Chowdhery et al. 2022, Appendix B): model FLOPs per token 6N + 12·L·H·Q·T
+/// (H·Q = h, T = s). For Llama 3 8B at 32 768 tokens the attention term more
+/// than doubles 6PD: 6PD alone is 52 % short (issue 16's figure); the page warns.
+#[test]
+fn flops_with_attention_palm_appendix_b() {
+    let r = eval(&[("model", "llama-3-8b"), ("seq-len", "32768"), ("tokens", "1T")]);
+    let expected = (6.0 * 8_030_261_248.0 + 12.0 * 32.0 * 4096.0 * 32768.0) * 1e12;
+    assert_eq!(compute::flops_with_attention(&r.config).get(), expected);
+    assert_close(1.0 - r.flops().get() / expected, 0.52, 0.01, "6PD short by 52 %");
+    assert!(r.warnings.iter().any(|w| w.code() == "attention-flops"));
+    // At the article's 2048 tokens the term is small for a 175B model: no warning.
+    let gpt3 = eval(&[("model", "gpt-3-175b")]);
+    assert!(!gpt3.warnings.iter().any(|w| w.code() == "attention-flops"));
+}
+
+/// SPEC "Inference beyond the article's 1.2× rule": the KV cache holds keys and
+/// values of every layer, 2·L·k·d_head·context·batch·bytes. Llama 3 70B (80
+/// layers, 8 KV heads of 128), fp16, one sequence of 8192 tokens:
+/// 2·80·8·128·8192·2 = 2 684 354 560 bytes (the SPEC's check value).
+#[test]
+fn kv_cache_llama3_70b() {
+    let r = eval(&[("model", "llama-3-70b"), ("context", "8192"), ("batch", "1"), ("kv-dtype", "fp16")]);
+    assert_eq!(tmath::memory::kv_cache_bytes(&r.config).get(), 2_684_354_560.0);
+    assert_eq!(tmath::memory::inference_total_bytes(&r.config).get(), 2.0 * 70_553_706_496.0 + 2_684_354_560.0);
+    // GQA is what keeps it small: with k = a = 64 heads it would be 8× larger.
+    let mha = eval(&[("model", "llama-3-70b"), ("context", "8192"), ("kv-heads", "64")]);
+    assert_eq!(tmath::memory::kv_cache_bytes(&mha.config).get(), 8.0 * 2_684_354_560.0);
+    // The longest context beside the weights on one H100 (81 559 MiB as the driver reports it), 8B in fp16.
+    let small = eval(&[("model", "llama-3-8b"), ("gpu", "h100-80gb")]);
+    let room = small.config.gpu_mem_bytes - 2.0 * 8_030_261_248.0;
+    assert_eq!(
+        tmath::memory::max_context_tokens(&small.config),
+        (room / (2.0 * 32.0 * 8.0 * 128.0 * 2.0)).floor() as u64
+    );
+    // 70B in fp16 (141 GB) does not fit one 80 GB GPU at all.
+    assert_eq!(tmath::memory::max_context_tokens(&r.config), 0);
+}

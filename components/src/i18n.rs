@@ -50,6 +50,9 @@ pub fn label(lang: Lang, k: K) -> &'static str {
         K::Layers => ("Layers L", "층 수 L"),
         K::Heads => ("Attention heads a", "어텐션 헤드 수 a"),
         K::Vocab => ("Vocabulary V", "어휘 크기 V"),
+        K::Batch => ("Sequences served at once", "동시에 처리하는 시퀀스 수"),
+        K::Context => ("Context per sequence (tokens)", "시퀀스당 컨텍스트 (토큰)"),
+        K::KvDtype => ("KV cache data type", "KV 캐시 데이터 타입"),
         K::KvHeads => ("Key/value heads k (GQA)", "KV 헤드 수 k (GQA)"),
         K::Ffn => ("MLP inner size f", "MLP 내부 차원 f"),
         K::Mlp => ("MLP form", "MLP 형태"),
@@ -198,6 +201,15 @@ pub fn count4(x: f64) -> String {
     let s = format!("{scaled:.digits$}");
     let s = if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.').to_string() } else { s };
     format!("{}{unit}", tmath::units::group_thousands(&s))
+}
+
+/// A token count, whole and grouped, with its unit: "32,768 tokens", "32,768토큰".
+pub fn tokens(lang: Lang, n: u64) -> String {
+    let n = tmath::units::group_thousands(&n.to_string());
+    match lang {
+        Lang::En => format!("{n}\u{a0}tokens"),
+        Lang::Ko => format!("{n}토큰"),
+    }
 }
 
 /// Three significant digits, thousands grouped, trailing zeros of a fraction dropped: 3,000 · 67.4 · 1.4.
@@ -449,6 +461,11 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
             "원문은 LLM을 2,000억(200B) 토큰보다 적게 학습하는 것을 권하지 않습니다.",
         ),
         "floor" => ("floor", "하한"),
+        "kv-cache" => ("KV cache", "KV 캐시"),
+        "weights-plus-kv" => ("weights + KV cache", "가중치 + KV 캐시"),
+        "longest-context" => ("longest context on one GPU", "GPU 한 장의 최장 컨텍스트"),
+        "serving-vs-context" => ("Serving memory against the context", "컨텍스트 길이에 따른 추론 메모리"),
+        "context-axis" => ("context (tokens)", "컨텍스트 (토큰)"),
         "gelu" => ("GELU (2 matrices)", "GELU (행렬 2개)"),
         "swiglu" => ("SwiGLU (3 matrices)", "SwiGLU (행렬 3개)"),
         "chinchilla-floor-short" => ("200B-token floor", "2,000억 토큰 하한"),
@@ -665,6 +682,11 @@ pub fn warning(lang: Lang, w: &Warning) -> String {
         Warning::LiveParamsLarge => {
             "ZeRO-3 상주 파라미터가 샤딩된 가중치보다 큽니다: ZeRO-3 최대 상주 파라미터를 줄이세요".into()
         }
+        Warning::AttentionFlops { share, with_attention } => format!(
+            "6PD는 어텐션 연산을 빠뜨립니다: 이 시퀀스 길이에서는 {:.0}% 더 많아 {}\u{a0}FLOPs입니다 (PaLM 부록 B)",
+            100.0 * share,
+            format_sig(*with_attention)
+        ),
     }
 }
 

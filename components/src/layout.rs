@@ -34,7 +34,15 @@ pub static PAGE: &[Section] = &[
     },
     Section {
         legend: "section-hardware",
-        rows: &[&[K::Gpu], &[K::GpuMem], &[K::Tflops], &[K::UsdPerGpuHour], &[K::InferenceDtype]],
+        rows: &[
+            &[K::Gpu],
+            &[K::GpuMem],
+            &[K::Tflops],
+            &[K::UsdPerGpuHour],
+            &[K::InferenceDtype],
+            &[K::Context, K::Batch],
+            &[K::KvDtype],
+        ],
     },
     Section {
         legend: "section-shape",
@@ -72,7 +80,11 @@ pub static FIGURES: &[Figure] = &[
         height: Some(560.0),
     },
     Figure { view: View::Chinchilla, controls: &[K::Params, K::Tokens], height: Some(520.0) },
-    Figure { view: View::Inference, controls: &[K::Params, K::InferenceDtype, K::Gpu], height: Some(540.0) },
+    Figure {
+        view: View::Inference,
+        controls: &[K::Params, K::InferenceDtype, K::Gpu, K::Context, K::Batch],
+        height: Some(600.0),
+    },
     Figure { view: View::ModelStates, controls: &[K::Params, K::Precision, K::Optimizer], height: Some(540.0) },
     Figure {
         view: View::Activations,

@@ -191,9 +191,10 @@ fn receipt(r: &Report) -> String {
         format_count(r.chinchilla_tokens().get())
     );
     s += &format!(
-        "PARALLELISM  global batch {} sequences ({} tokens), pipeline bubble {}%, DP traffic {} GB/GPU/step\n",
+        "PARALLELISM  global batch {} sequences ({} tokens), pipeline bubble {}% of the step ((p-1)/(m+p-1); {}% of the ideal step time, (p-1)/m), DP traffic {} GB/GPU/step\n",
         format_count(r.global_batch()),
         format_count(r.tokens_per_step()),
+        format_sig(100.0 * r.bubble_fraction()),
         format_sig(100.0 * r.bubble()),
         format_sig(r.dp_comm().get() / 1e9)
     );

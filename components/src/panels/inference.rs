@@ -1,16 +1,22 @@
 //! Inference (the article's "Total Inference Memory"): weights in each data
-//! type plus the ≤ 20 % the article adds, against one GPU's memory.
+//! type plus the ≤ 20 % the article adds, against one GPU's memory; beside it,
+//! practice: the KV cache for the batch and context served, and the serving
+//! memory against the context.
 
 use super::memory::capacity_label;
 use super::Mode;
 use crate::bind::text;
 use crate::charts::geometry::Bar;
+use crate::charts::line_chart::{LineChart, LineScene, Point, Rule, Series, YAxis};
 use crate::charts::stacked_bars::StackedBars;
 use crate::ctx::use_ctx;
 use crate::i18n;
 use leptos::prelude::*;
 use tmath::config::InferenceDtype;
-use tmath::memory::{inference_parts, inference_weight_bytes, INFERENCE_OVERHEAD};
+use tmath::memory::{
+    inference_parts, inference_total_bytes, inference_weight_bytes, kv_cache_bytes, max_context_tokens,
+    INFERENCE_OVERHEAD,
+};
 
 /// The bars: fp16 and bf16 hold the same 2 bytes, so they share one.
 const DTYPES: [(InferenceDtype, &str); 4] = [
@@ -65,12 +71,59 @@ pub fn InferenceView(
     };
     let summary =
         Signal::derive(move || r.with(|r| format!("{}: {}", ctx.t("inference-note"), ctx.units().format(r.inference))));
+    // Practice beside the article: the KV cache of `batch` sequences of `context` tokens.
+    let kv_line = move || {
+        r.with(|r| {
+            let c = &r.config;
+            let u = ctx.units();
+            let tokens = |n: u64| i18n::tokens(ctx.lang.get(), n);
+            format!(
+                "{} 2·L·k·(h/a)·{}·{} = {} · {} {} · {} {}",
+                ctx.t("kv-cache"),
+                tokens(c.context),
+                c.batch,
+                u.format(kv_cache_bytes(c)),
+                ctx.t("weights-plus-kv"),
+                u.format(inference_total_bytes(c)),
+                ctx.t("longest-context"),
+                tokens(max_context_tokens(c))
+            )
+        })
+    };
+    let context_scene = Signal::derive(move || {
+        let lang = ctx.lang.get();
+        let u = ctx.units();
+        r.with(|r| {
+            let c = &r.config;
+            LineScene {
+                series: vec![Series {
+                    label: ctx.t("weights-plus-kv").into(),
+                    points: tmath::sweep::serving_vs_context(c),
+                    color: 3,
+                }],
+                y: YAxis::Bytes(u),
+                rules: vec![Rule { y: c.gpu_mem_bytes, label: ctx.t("capacity").into() }],
+                marker: None,
+                points: vec![Point {
+                    x: c.context as f64,
+                    y: inference_total_bytes(c).get(),
+                    label: ctx.t("this-run").into(),
+                }],
+                x_name: ctx.t("context-axis").into(),
+                y_name: String::new(),
+                lang,
+            }
+        })
+    });
+    let context_label = Signal::derive(move || format!("{}: {}", ctx.t("serving-vs-context"), kv_line()));
     view! {
         <p class="result-line" data-testid="inference-total" data-bytes=text(move || r.with(|r| r.inference.get()).to_string())>
             <strong>{text(formula)}</strong>
             {text(move || r.with(|r| {
                 let fits = r.inference.get() <= r.config.gpu_mem_bytes;
-                format!(" · {} {}", if fits { "✓" } else { "✗" }, ctx.t(if fits { "fits" } else { "does-not-fit" }))
+                // The mark and its words stay on one line.
+                let words = ctx.t(if fits { "fits" } else { "does-not-fit" }).replace(' ', "\u{a0}");
+                format!(" · {}\u{a0}{words}", if fits { "✓" } else { "✗" })
             }))}
         </p>
         <StackedBars
@@ -84,5 +137,16 @@ pub fn InferenceView(
             font=mode.font()
             legend=legend
         />
+        <p class="detail" data-testid="kv-cache" data-bytes=text(move || r.with(|r| kv_cache_bytes(&r.config).get()).to_string())
+            data-max-context=text(move || r.with(|r| max_context_tokens(&r.config)).to_string())>
+            {text(kv_line)}
+        </p>
+        // On the full page: a figure keeps its height, a slide its one chart.
+        {(mode == Mode::Page).then(|| view! {
+            <figure class="context-chart">
+                <figcaption>{move || ctx.t("serving-vs-context")}</figcaption>
+                <LineChart scene=context_scene label=context_label testid="context-chart" size=mode.chart(200.0) font=mode.font() />
+            </figure>
+        })}
     }
 }
