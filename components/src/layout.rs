@@ -83,7 +83,8 @@ pub static FIGURES: &[Figure] = &[
     Figure {
         view: View::Inference,
         controls: &[K::Params, K::InferenceDtype, K::Gpu, K::Context, K::Batch],
-        height: Some(600.0),
+        // 634 px of content at 375 px: the fixed height holds it at both widths.
+        height: Some(640.0),
     },
     Figure { view: View::ModelStates, controls: &[K::Params, K::Precision, K::Optimizer], height: Some(540.0) },
     Figure {
