@@ -238,6 +238,20 @@ macro_rules! key_table {
     };
 }
 
+impl Key {
+    /// The value a calculation key's control shows for `settings`, after
+    /// defaults, read in place (the page asks for every control on every
+    /// input); empty for a key of the planner or the page.
+    pub fn shown_in(&self, settings: &Settings) -> String {
+        let v = match self.access {
+            Access::Calc { shown: Some(shown), .. } => Some(shown(settings)),
+            Access::Calc { get, .. } => get(settings),
+            _ => None,
+        };
+        v.map(|v| v.to_text()).unwrap_or_default()
+    }
+}
+
 impl K {
     /// The key's row.
     pub fn row(self) -> &'static Key {
@@ -827,11 +841,11 @@ impl State {
     /// derived P, d = N/(t·p), …). `None` for an unknown key.
     pub fn value(&self, name: &str) -> Option<String> {
         let key = key(name)?;
-        let v = match key.access {
-            Access::Calc { shown: Some(shown), .. } => Some(shown(&self.settings)),
-            _ => self.raw(key),
-        };
-        Some(v.map(|v| v.to_text()).unwrap_or_default())
+        Some(match key.access {
+            Access::Calc { .. } => key.shown_in(&self.settings),
+            Access::Plan { get, .. } => get(&self.plan).map(|v| v.to_text()).unwrap_or_default(),
+            Access::Page { get, .. } => get(&self.page).map(|v| v.to_text()).unwrap_or_default(),
+        })
     }
 
     /// Builds a state from key/value pairs, leniently: a bad pair keeps the

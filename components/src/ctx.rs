@@ -245,9 +245,7 @@ impl Ctx {
         let name = k.name();
         let of = |settings, plan, page| State { settings, plan, page }.value(name).unwrap_or_default();
         match k.row().access {
-            Access::Calc { .. } => {
-                self.settings.with(|s| of(s.clone(), PlanOptions::default(), PageOptions::default()))
-            }
+            Access::Calc { .. } => self.settings.with(|s| k.row().shown_in(s)),
             Access::Plan { .. } => self.plan.with(|o| of(Settings::default(), o.clone(), PageOptions::default())),
             // The language a menu shows is the page's, also when it follows the browser.
             Access::Page { .. } if k == K::Lang => self.lang.get().as_str().to_string(),
