@@ -98,6 +98,16 @@ impl KvDtype {
 }
 
 choice!(
+    /// How attention keeps its scores (practice beyond the article).
+    Attention {
+        /// The s×s scores are stored: the article's 5·a·s/h term.
+        Standard = "standard",
+        /// FlashAttention recomputes them in the backward pass: no s×s term.
+        Flash = "flash",
+    }
+);
+
+choice!(
     /// The MLP block's form (practice beyond the article).
     Mlp {
         /// Two h×f matrices (GPT, the article's 8h² with f = 4h).
@@ -286,5 +296,7 @@ pub struct Config {
     pub batch: u64,
     pub context: u64,
     pub kv_dtype: KvDtype,
+    /// Standard under the article's convention, flash under `megatron`, unless given.
+    pub attention: Attention,
     pub convention: Convention,
 }

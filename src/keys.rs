@@ -594,6 +594,15 @@ key_table! {
             set: |s, v| s.kv_dtype = KvDtype::parse(v.text()).unwrap_or(s.kv_dtype),
         },
     },
+    Attention => Key {
+        name: "attention", aliases: &[], kind: Kind::Choice(Attention::names),
+        help: help!("standard (s×s scores stored) or flash; default standard, flash under megatron"),
+        access: Access::Calc {
+            get: |s| s.attention.map(|a| Value::Text(a.as_str().into())),
+            shown: Some(|s| Value::Text(s.resolved_attention().as_str().into())),
+            set: |s, v| s.attention = Attention::parse(v.text()).or(s.attention),
+        },
+    },
     Convention => Key {
         name: "convention", aliases: &[], kind: Kind::Choice(Convention::names),
         help: help!("article (Transformer Math 101 verbatim) or megatron (per-rank accounting)"),

@@ -121,6 +121,59 @@ pub fn activation_factor(recompute: Recompute, sequence_parallel: bool, t: u64, 
     }
 }
 
+/// The same count, term by term, for today's shapes (Korthikanti et al. 2022,
+/// §4, generalised; SPEC "Practice"): s·b·h·(10 + (4 + 4·kv + 4·f/h)/t +
+/// 5·a·s/(h·t)) with kv = k/a the key/value share (GQA) and f the MLP's inner
+/// size. Sequence parallelism makes the 10 a 10/t; selective recomputation or
+/// FlashAttention (`scores` false) drops the s×s term; full recomputation keeps
+/// 2 (2/t). With kv = 1 and f = 4h this is the table above.
+#[allow(clippy::too_many_arguments)]
+pub fn activation_factor_general(
+    recompute: Recompute,
+    sequence_parallel: bool,
+    scores: bool,
+    t: u64,
+    (a, k): (u64, u64),
+    s: u64,
+    (h, f): (u64, f64),
+) -> f64 {
+    let (t, a, s, h) = (t as f64, a as f64, s as f64, h as f64);
+    if recompute == Recompute::Full {
+        return if sequence_parallel { 2.0 / t } else { 2.0 };
+    }
+    let kv = k as f64 / a;
+    let outside = if sequence_parallel { 10.0 / t } else { 10.0 };
+    let inside = (4.0 + 4.0 * kv + 4.0 * f / h) / t;
+    let attention = if scores && recompute == Recompute::None { 5.0 * a * s / (h * t) } else { 0.0 };
+    outside + inside + attention
+}
+
+/// The factor this configuration uses: the article's table under its
+/// convention (flash, when asked for, drops its s×s term), the generalised
+/// count under `megatron` (a mixture of experts counts the experts a token uses).
+pub fn config_activation_factor(c: &Config, sequence_parallel: bool) -> f64 {
+    let (t, a) = (c.layout.tp, c.arch);
+    let scores = c.attention == Attention::Standard;
+    match c.convention {
+        Convention::Article => {
+            let r = if !scores && c.recompute == Recompute::None { Recompute::Selective } else { c.recompute };
+            activation_factor(r, sequence_parallel, t, a.heads, c.seq_len, a.hidden)
+        }
+        Convention::Megatron => {
+            let f = if a.is_moe() { (a.moe_ffn * (a.top_k + a.shared_experts)) as f64 } else { a.ffn as f64 };
+            activation_factor_general(
+                c.recompute,
+                sequence_parallel,
+                scores,
+                t,
+                (a.heads, a.kv_heads),
+                c.seq_len,
+                (a.hidden, f),
+            )
+        }
+    }
+}
+
 /// Layers' worth of activations the busiest pipeline stage holds: with 1F1B
 /// the first stage keeps min(m, p) micro-batches of ⌈L/p⌉ layers, i.e. L
 /// layers when m ≥ p (article: pipeline parallelism does not shrink activations).
@@ -134,7 +187,7 @@ pub fn layers_held(layers: u64, pp: u64, grad_accum: u64) -> f64 {
 pub fn activations(c: &Config) -> Bytes {
     let t = c.layout.tp;
     let sp = (c.sequence_parallel || c.tsp) && t > 1;
-    let factor = activation_factor(c.recompute, sp, t, c.arch.heads, c.seq_len, c.arch.hidden);
+    let factor = config_activation_factor(c, sp);
     let sbh = c.seq_len as f64 * c.micro_batch as f64 * c.arch.hidden as f64;
     let bytes = Bytes(sbh * layers_held(c.arch.layers, c.layout.pp, c.grad_accum) * factor);
     if c.partition_activations && !sp {

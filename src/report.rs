@@ -38,6 +38,9 @@ pub enum Warning {
     OffloadWithoutZero,
     /// ZeRO-3 live parameters exceed what sharding saved.
     LiveParamsLarge,
+    /// The article's count stores the s×s attention scores; FlashAttention, which
+    /// today's runs use, does not: activations with it, when they differ by more than 10 %.
+    ScoresStored { with_flash: f64 },
     /// 6PD leaves out attention, which adds more than 10 % at this sequence length (PaLM, Appendix B).
     AttentionFlops { share: f64, with_attention: f64 },
 }
@@ -70,6 +73,7 @@ impl Warning {
             Warning::OffloadWithoutZero => "offload-without-zero",
             Warning::LiveParamsLarge => "live-params-large",
             Warning::AttentionFlops { .. } => "attention-flops",
+            Warning::ScoresStored { .. } => "scores-stored",
         }
     }
 
@@ -87,6 +91,7 @@ impl Warning {
             Warning::OffloadWithoutZero => K::Offload,
             Warning::LiveParamsLarge => K::MaxLiveParams,
             Warning::AttentionFlops { .. } => K::SeqLen,
+            Warning::ScoresStored { .. } => K::Attention,
         }
     }
 }
@@ -133,6 +138,11 @@ impl fmt::Display for Warning {
             Warning::LiveParamsLarge => {
                 write!(f, "ZeRO-3 live parameters outweigh the sharded weights: lower max-live-params")
             }
+            Warning::ScoresStored { with_flash } => write!(
+                f,
+                "the article's count stores the s×s attention scores; with FlashAttention (attention=flash) activations are {} GB",
+                crate::units::format_sig(with_flash / 1e9)
+            ),
             Warning::AttentionFlops { share, with_attention } => write!(
                 f,
                 "6PD leaves out attention, {:.0} % more at this sequence length: {} FLOPs with it (PaLM, Appendix B)",
@@ -266,6 +276,12 @@ pub fn warnings(c: &Config, m: &MemoryBreakdown) -> Vec<Warning> {
     }
     if c.zero.shards_params() && m.zero3_live_params > m.model {
         w.push(Warning::LiveParamsLarge);
+    }
+    if c.attention == Attention::Standard && c.recompute == Recompute::None {
+        let flash = memory::activations(&Config { attention: Attention::Flash, ..c.clone() }).get();
+        if m.activations.get() > 1.1 * flash {
+            w.push(Warning::ScoresStored { with_flash: flash });
+        }
     }
     let (six_pd, with_attention) =
         (6.0 * c.active_params.get() * c.tokens.get(), compute::flops_with_attention(c).get());

@@ -64,6 +64,8 @@ pub struct Settings {
     /// Unset: the sequence length.
     pub context: Option<u64>,
     pub kv_dtype: KvDtype,
+    /// Unset: standard under the article's convention, flash under `megatron`.
+    pub attention: Option<Attention>,
     pub convention: Convention,
 }
 
@@ -131,6 +133,7 @@ impl Default for Settings {
             batch: 1,
             context: None,
             kv_dtype: KvDtype::Fp16,
+            attention: None,
             convention: Convention::Article,
         }
     }
@@ -343,6 +346,15 @@ impl Settings {
         }
     }
 
+    /// The attention after defaults: standard under the article's convention
+    /// (its 5·a·s/h term), flash under `megatron`, as today's runs do.
+    pub fn resolved_attention(&self) -> Attention {
+        self.attention.unwrap_or(match self.convention {
+            Convention::Article => Attention::Standard,
+            Convention::Megatron => Attention::Flash,
+        })
+    }
+
     /// Checks the combination and builds the [`Config`].
     pub fn resolve(&self) -> Result<Config, ConfigError> {
         let arch = self.architecture();
@@ -424,6 +436,7 @@ impl Settings {
             batch: self.batch,
             context: self.context.unwrap_or(self.seq_len.unwrap_or(DEFAULT_SEQ_LEN)),
             kv_dtype: self.kv_dtype,
+            attention: self.resolved_attention(),
             convention: self.convention,
         }
     }

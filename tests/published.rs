@@ -171,6 +171,8 @@ fn korthikanti_figure_1() {
         let base = [
             ("model", model),
             ("convention", "megatron"),
+            // The paper's runs store the s×s scores (no FlashAttention then).
+            ("attention", "standard"),
             ("tp", "8"),
             ("pp", pp),
             ("micro-batch", micro_batch),
@@ -437,4 +439,38 @@ fn kv_cache_llama3_70b() {
     );
     // 70B in fp16 (141 GB) does not fit one 80 GB GPU at all.
     assert_eq!(tmath::memory::max_context_tokens(&r.config), 0);
+}
+
+/// Korthikanti et al. 2022, §4, term by term, generalised to GQA and the MLP's
+/// width (SPEC "Practice"): with k = a and f = 4h it is the paper's Table 2.
+/// Llama 2 70B at 4096 tokens without recomputation (issue 16): the article's
+/// count gives 521 GB of activations, 91 GB without the s×s scores
+/// (FlashAttention, Dao et al. 2022); under `megatron` (flash, k = 8 of 64
+/// heads, f = 3.5h) s·b·h·L·(10 + 4 + 0.5 + 14) = 76.5 GB.
+#[test]
+fn activations_generalised_and_flash() {
+    use tmath::memory::activation_factor_general;
+    for (r, sp, t) in [
+        (Recompute::None, false, 1),
+        (Recompute::None, true, 8),
+        (Recompute::Selective, false, 8),
+        (Recompute::Full, true, 4),
+    ] {
+        assert_eq!(
+            activation_factor_general(r, sp, true, t, (96, 96), 2048, (12288, 4.0 * 12288.0)),
+            activation_factor(r, sp, t, 96, 2048, 12288),
+            "{r:?} sp {sp} t {t}"
+        );
+    }
+    let sbhl = 4096.0 * 8192.0 * 80.0;
+    let article = eval(&[("model", "llama-2-70b"), ("seq-len", "4096")]);
+    assert_eq!(article.per_gpu.activations.get(), sbhl * (34.0 + 160.0));
+    assert_close(article.per_gpu.activations.get() / GB, 521.0, 0.001, "521 GB");
+    let warned = article.warnings.iter().find(|w| w.code() == "scores-stored").expect("the page says so");
+    assert!(warned.to_string().contains("91.3 GB"), "{warned}");
+    let flash = eval(&[("model", "llama-2-70b"), ("seq-len", "4096"), ("attention", "flash")]);
+    assert_eq!(flash.per_gpu.activations.get(), sbhl * 34.0);
+    let megatron = eval(&[("model", "llama-2-70b"), ("seq-len", "4096"), ("convention", "megatron")]);
+    assert_eq!(megatron.per_gpu.activations.get(), sbhl * (10.0 + 4.0 + 4.0 * 8.0 / 64.0 + 4.0 * 3.5));
+    assert_close(megatron.per_gpu.activations.get() / GB, 76.5, 0.001, "76.5 GB");
 }

@@ -50,6 +50,7 @@ pub fn label(lang: Lang, k: K) -> &'static str {
         K::Layers => ("Layers L", "층 수 L"),
         K::Heads => ("Attention heads a", "어텐션 헤드 수 a"),
         K::Vocab => ("Vocabulary V", "어휘 크기 V"),
+        K::Attention => ("Attention scores", "어텐션 점수 저장"),
         K::Batch => ("Sequences served at once", "동시에 처리하는 시퀀스 수"),
         K::Context => ("Context per sequence (tokens)", "시퀀스당 컨텍스트 (토큰)"),
         K::KvDtype => ("KV cache data type", "KV 캐시 데이터 타입"),
@@ -466,6 +467,8 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "longest-context" => ("longest context on one GPU", "GPU 한 장의 최장 컨텍스트"),
         "serving-vs-context" => ("Serving memory against the context", "컨텍스트 길이에 따른 추론 메모리"),
         "context-axis" => ("context (tokens)", "컨텍스트 (토큰)"),
+        "standard" => ("stored (s × s)", "저장 (s × s)"),
+        "flash" => ("not stored (FlashAttention)", "저장 안 함 (FlashAttention)"),
         "gelu" => ("GELU (2 matrices)", "GELU (행렬 2개)"),
         "swiglu" => ("SwiGLU (3 matrices)", "SwiGLU (행렬 3개)"),
         "chinchilla-floor-short" => ("200B-token floor", "2,000억 토큰 하한"),
@@ -682,6 +685,10 @@ pub fn warning(lang: Lang, w: &Warning) -> String {
         Warning::LiveParamsLarge => {
             "ZeRO-3 상주 파라미터가 샤딩된 가중치보다 큽니다: ZeRO-3 최대 상주 파라미터를 줄이세요".into()
         }
+        Warning::ScoresStored { with_flash } => format!(
+            "원문의 식은 s×s 어텐션 점수를 저장합니다: FlashAttention을 쓰면 활성값은 {}\u{a0}GB입니다",
+            format_sig(with_flash / 1e9)
+        ),
         Warning::AttentionFlops { share, with_attention } => format!(
             "6PD는 어텐션 연산을 빠뜨립니다: 이 시퀀스 길이에서는 {:.0}% 더 많아 {}\u{a0}FLOPs입니다 (PaLM 부록 B)",
             100.0 * share,

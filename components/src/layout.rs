@@ -29,6 +29,7 @@ pub static PAGE: &[Section] = &[
             &[K::Tsp],
             &[K::Offload],
             &[K::MaxLiveParams],
+            &[K::Attention],
             &[K::Convention],
         ],
     },
