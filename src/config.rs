@@ -48,6 +48,25 @@ choice!(
     Offload {
         None = "none",
         Optimizer = "optimizer",
+        /// The optimizer on NVMe (ZeRO-Infinity, Rajbhandari et al. 2021).
+        OptimizerNvme = "optimizer-nvme",
+    }
+);
+
+impl Offload {
+    /// Whether the optimizer leaves the GPU.
+    pub fn is_on(self) -> bool {
+        self != Offload::None
+    }
+}
+
+choice!(
+    /// The pipeline schedule (Narayanan et al. 2021, §2.2).
+    Schedule {
+        /// One forward, one backward: a stage holds at most p micro-batches.
+        OneFOneB = "1f1b",
+        /// All forwards, then all backwards: a stage holds all m micro-batches.
+        Gpipe = "gpipe",
     }
 );
 
@@ -298,5 +317,15 @@ pub struct Config {
     pub kv_dtype: KvDtype,
     /// Standard under the article's convention, flash under `megatron`, unless given.
     pub attention: Attention,
+    pub schedule: Schedule,
+    /// With full recomputation, a checkpoint every k-th layer (1: every layer).
+    pub recompute_every: u64,
+    /// Memory per GPU the formulas leave out (CUDA context, NCCL, framework), bytes.
+    pub reserve_bytes: f64,
+    /// Allocator fragmentation, a fraction of the formulas' total.
+    pub fragmentation: f64,
+    /// CPU memory per node (bytes) and GPUs per node, for offload.
+    pub cpu_mem_bytes: f64,
+    pub gpus_per_node: u64,
     pub convention: Convention,
 }

@@ -1,10 +1,26 @@
 //! Every number with its formula, the values substituted, and its source:
 //! `s·b·h·L·(10 + 24/t + 5as/(ht)) = 2048·4·6144·48·(10 + 3 + 13.3) = 59.3 GiB`.
 
-use crate::config::{Convention, Precision, Recompute};
-use crate::memory::{gradient_bytes, inference_weight_bytes, layers_held, model_bytes, optimizer_bytes};
+use crate::config::{Attention, Config, Convention, Precision, Recompute};
+use crate::memory::{
+    config_activation_factor, gradient_bytes, inference_weight_bytes, micro_batches_held, model_bytes, optimizer_bytes,
+};
 use crate::report::Report;
 use crate::units::{format_count, format_sig, ByteUnit, Bytes};
+
+/// The English of a formula's teaching note (the page has its Korean; the JSON lists them).
+pub fn note_english(key: &str) -> &'static str {
+    match key {
+        "note-article-gradients" => "The article's 3D formula divides gradients by p only; the megatron convention divides them by t·p.",
+        "note-master-copy" => "Mixed precision keeps a 4-byte fp32 copy of the weights, counted here as the article does: 2 + 2 + 12\u{a0}=\u{a0}16 bytes/param. Lessons quoting 12 bytes/param (105\u{a0}GB per GPU for 70B on 8 GPUs) forget this copy; 16 gives 140\u{a0}GB.",
+        "note-pipeline-activations" => "Pipeline parallelism does not shrink activations: the first stage keeps min(m, p) micro-batches of L/p layers.",
+        "note-live-zero3-only" => "Only ZeRO-3 gathers parameters on the fly.",
+        "note-achieved-flops" => "τ is the achieved FLOP/s, not the datasheet peak: the article cites 150 (GPT-NeoX) and 180 (FlashAttention) per A100; below 115 something is wrong.",
+        "note-200b" => "Whatever the Chinchilla point, the article advises against fewer than 200B tokens.",
+        "note-reserve" => "What the formulas leave out: the CUDA context, NCCL and framework buffers (1–2\u{a0}GB per GPU), and the allocator's fragmentation. nvidia-smi shows them; the article's formulas do not, so they are 0 under its convention.",
+        _ => "",
+    }
+}
 
 /// A number the page shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -14,6 +30,7 @@ pub enum Item {
     Optimizer,
     Activations,
     LiveParams,
+    Reserve,
     Inference,
     Flops,
     GpuHours,
@@ -23,6 +40,22 @@ pub enum Item {
 }
 
 impl Item {
+    /// Every item, in the page's order.
+    pub const ALL: &'static [Item] = &[
+        Item::Model,
+        Item::Gradients,
+        Item::Optimizer,
+        Item::Activations,
+        Item::LiveParams,
+        Item::Reserve,
+        Item::Inference,
+        Item::Flops,
+        Item::GpuHours,
+        Item::Days,
+        Item::Cost,
+        Item::Chinchilla,
+    ];
+
     /// A stable name (the page marks each formula with it).
     pub fn as_str(self) -> &'static str {
         match self {
@@ -31,6 +64,7 @@ impl Item {
             Item::Optimizer => "optimizer",
             Item::Activations => "activations",
             Item::LiveParams => "live-params",
+            Item::Reserve => "reserve",
             Item::Inference => "inference",
             Item::Flops => "flops",
             Item::GpuHours => "gpu-hours",
@@ -82,7 +116,8 @@ pub enum Cite {
 
 /// The words a formula uses, written `{word}` in it: the page puts its own
 /// language's word in their place, [`english`] the English one.
-pub const WORDS: &[&str] = &["bytes", "states", "fp32-copy", "gpu-hours", "price", "max-live", "cpu"];
+pub const WORDS: &[&str] =
+    &["bytes", "states", "fp32-copy", "gpu-hours", "price", "max-live", "cpu", "fragmentation", "reserve"];
 
 /// The English for a formula's word.
 pub fn english(word: &str) -> &'static str {
@@ -94,6 +129,8 @@ pub fn english(word: &str) -> &'static str {
         "price" => "price",
         "max-live" => "max_live_params",
         "cpu" => "CPU",
+        "fragmentation" => "fragmentation",
+        "reserve" => "reserve",
         _ => "?",
     }
 }
@@ -191,30 +228,70 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
             let sp = (c.sequence_parallel || c.tsp) && t > 1;
             let (a, s, h) = (c.arch.heads as f64, c.seq_len as f64, c.arch.hidden as f64);
             let tf = t as f64;
-            let (formula, terms) = match (c.recompute, sp) {
-                (Recompute::None, false) => (
-                    "s·b·h·L·(10 + 24/t + 5as/(ht))",
+            let scores = c.attention == Attention::Standard;
+            // FlashAttention under the article's table: its selective row (no s×s term).
+            let recompute = if !scores && c.recompute == Recompute::None { Recompute::Selective } else { c.recompute };
+            let (formula, terms): (String, String) = match (c.convention, recompute, sp) {
+                (_, Recompute::Full, false) => ("2·s·b·h·L".into(), "2".into()),
+                (_, Recompute::Full, true) => ("2·s·b·h·L/t".into(), format!("2/{t}")),
+                (Convention::Megatron, _, _) => {
+                    let arch = c.arch;
+                    let f = if arch.is_moe() {
+                        (arch.moe_ffn * (arch.top_k + arch.shared_experts)) as f64
+                    } else {
+                        arch.ffn as f64
+                    };
+                    let with_scores = scores && recompute == Recompute::None;
+                    let outside = if sp { "10/t" } else { "10" };
+                    let scores_term = if with_scores { " + 5as/(ht)" } else { "" };
+                    (
+                        format!("s·b·h·L·({outside} + (4 + 4k/a + 4f/h)/t{scores_term})"),
+                        format!(
+                            "({} + ({} + {} + {})/{t}{})",
+                            if sp { format!("10/{t}") } else { "10".into() },
+                            4,
+                            n(4.0 * arch.kv_heads as f64 / a),
+                            n(4.0 * f / h),
+                            if with_scores { format!(" + {}", n(5.0 * a * s / (h * tf))) } else { String::new() }
+                        ),
+                    )
+                }
+                (Convention::Article, Recompute::None, false) => (
+                    "s·b·h·L·(10 + 24/t + 5as/(ht))".into(),
                     format!("(10 + {} + {})", n(24.0 / tf), n(5.0 * a * s / (h * tf))),
                 ),
-                (Recompute::Selective, false) => ("s·b·h·L·(10 + 24/t)", format!("(10 + {})", n(24.0 / tf))),
-                (Recompute::Full, false) => ("2·s·b·h·L", "2".to_string()),
-                (Recompute::None, true) => ("s·b·h·L·(34 + 5as/h)/t", format!("({} + {})/{t}", 34, n(5.0 * a * s / h))),
-                (Recompute::Selective, true) => ("s·b·h·L·34/t", format!("34/{t}")),
-                (Recompute::Full, true) => ("2·s·b·h·L/t", format!("2/{t}")),
+                (Convention::Article, Recompute::Selective, false) => {
+                    ("s·b·h·L·(10 + 24/t)".into(), format!("(10 + {})", n(24.0 / tf)))
+                }
+                (Convention::Article, Recompute::None, true) => {
+                    ("s·b·h·L·(34 + 5as/h)/t".into(), format!("({} + {})/{t}", 34, n(5.0 * a * s / h)))
+                }
+                (Convention::Article, Recompute::Selective, true) => ("s·b·h·L·34/t".into(), format!("34/{t}")),
             };
-            let held = layers_held(c.arch.layers, p, c.grad_accum);
+            let stage = c.arch.layers.div_ceil(p);
+            let micro = micro_batches_held(p, c.grad_accum, c.schedule);
+            let every = c.recompute_every.clamp(1, stage);
             let partition = c.partition_activations && !sp && t > 1;
+            let divide = if partition { format!(" ÷ {t}") } else { String::new() };
+            let sbh = format!("{}·{}·{}", c.seq_len, c.micro_batch, c.arch.hidden);
+            let (formula, substituted) = if c.recompute == Recompute::Full && every > 1 {
+                // Inputs of every k-th layer, and one k-layer segment in full while it is recomputed.
+                let segment = config_activation_factor(&Config { recompute: Recompute::None, ..c.clone() }, sp);
+                let checkpoints = micro * stage.div_ceil(every);
+                (
+                    format!("{}·(⌈L/k⌉ + k·F)", formula.trim_end_matches("·L").trim_end_matches("·L/t")),
+                    format!(
+                        "{sbh}·({terms}·{checkpoints} + {every}·{}){divide} = {}",
+                        n(segment),
+                        bytes(m.activations)
+                    ),
+                )
+            } else {
+                (formula, format!("{sbh}·{}·{terms}{divide} = {}", micro * stage, bytes(m.activations)))
+            };
             Explanation {
                 formula: format!("{formula}{}", if partition { " ÷ t" } else { "" }),
-                substituted: format!(
-                    "{}·{}·{}·{}·{terms}{} = {}",
-                    c.seq_len,
-                    c.micro_batch,
-                    c.arch.hidden,
-                    held as u64,
-                    if partition { format!(" ÷ {t}") } else { String::new() },
-                    bytes(m.activations)
-                ),
+                substituted,
                 sources: &[
                     Cite::Article(Section::ActivationsAndBatchSize),
                     Cite::Paper("Korthikanti et al. 2022, Table 2"),
@@ -234,6 +311,21 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
             sources: &[Cite::Article(Section::ShardedOptimizers), Cite::Paper("DeepSpeed stage3_max_live_parameters")],
             note: (!z.shards_params()).then_some("note-live-zero3-only"),
         },
+        Item::Reserve => {
+            let formulas = m.total() - m.reserve;
+            Explanation {
+                formula: "{fragmentation} · Σ + {reserve}".into(),
+                substituted: format!(
+                    "{} · {} + {}\u{a0}GB = {}",
+                    n(c.fragmentation),
+                    bytes(formulas),
+                    n(c.reserve_bytes / 1e9),
+                    bytes(m.reserve)
+                ),
+                sources: &[Cite::Paper("PyTorch CUDA caching allocator; Megatron-LM, NCCL buffers")],
+                note: Some("note-reserve"),
+            }
+        }
         Item::Inference => Explanation {
             formula: "1.2 · {bytes} · P".into(),
             substituted: format!(
@@ -333,19 +425,7 @@ mod tests {
     #[test]
     fn every_item_explains() {
         let r = report(&[("model", "llama-3-405b"), ("tp", "8"), ("pp", "16"), ("dp", "128"), ("zero", "1")]);
-        for item in [
-            Item::Model,
-            Item::Gradients,
-            Item::Optimizer,
-            Item::Activations,
-            Item::LiveParams,
-            Item::Inference,
-            Item::Flops,
-            Item::GpuHours,
-            Item::Days,
-            Item::Cost,
-            Item::Chinchilla,
-        ] {
+        for &item in Item::ALL {
             let e = explain(&r, item, ByteUnit::Gb);
             assert!(e.substituted.contains('='), "{item:?}: {e:?}");
             assert!(!e.sources.is_empty());

@@ -521,7 +521,7 @@ key_table! {
         },
     },
     Offload => Key {
-        name: "offload", aliases: &[], kind: Kind::Choice(Offload::names), help: help!("ZeRO-Offload of the optimizer to CPU memory"),
+        name: "offload", aliases: &[], kind: Kind::Choice(Offload::names), help: help!("the optimizer off the GPU: to CPU memory (ZeRO-Offload) or NVMe (ZeRO-Infinity)"),
         access: Access::Calc {
             get: |s| word(s.offload.as_str()),
             shown: None,
@@ -603,6 +603,46 @@ key_table! {
             set: |s, v| s.attention = Attention::parse(v.text()).or(s.attention),
         },
     },
+    Schedule => Key {
+        name: "schedule", aliases: &[], kind: Kind::Choice(Schedule::names),
+        help: help!("pipeline schedule: 1f1b (a stage holds min(m, p) micro-batches) or gpipe (all m)"),
+        access: Access::Calc {
+            get: |s| word(s.schedule.as_str()),
+            shown: None,
+            set: |s, v| s.schedule = Schedule::parse(v.text()).unwrap_or(s.schedule),
+        },
+    },
+    RecomputeEvery => Key {
+        name: "recompute-every", aliases: &[], kind: whole(1, 100_000),
+        help: help!("with recompute=full: a checkpoint every k-th layer (default 1)"),
+        access: Access::Calc { get: |s| int(s.recompute_every), shown: None, set: |s, v| s.recompute_every = v.whole() },
+    },
+    ReserveGb => Key {
+        name: "reserve-gb", aliases: &[], kind: real(0.0, 1e4),
+        help: help!("GB per GPU the formulas leave out: CUDA context, NCCL, framework (default 0; 1.5 under megatron)"),
+        access: Access::Calc {
+            get: |s| s.reserve_gb.map(Value::Num),
+            shown: Some(|s| Value::Num(s.resolved_reserve_gb())),
+            set: |s, v| s.reserve_gb = Some(v.num()),
+        },
+    },
+    FragmentationPct => Key {
+        name: "fragmentation-pct", aliases: &[], kind: real(0.0, 100.0),
+        help: help!("allocator fragmentation, % of the formulas' total (default 0; 5 under megatron)"),
+        access: Access::Calc {
+            get: |s| s.fragmentation_pct.map(Value::Num),
+            shown: Some(|s| Value::Num(s.resolved_fragmentation_pct())),
+            set: |s, v| s.fragmentation_pct = Some(v.num()),
+        },
+    },
+    CpuMem => Key {
+        name: "cpu-mem", aliases: &[], kind: real(0.0, 1e7), help: help!("CPU memory per node, GB (offload; default 512)"),
+        access: Access::Calc { get: |s| num(s.cpu_mem), shown: None, set: |s, v| s.cpu_mem = v.num() },
+    },
+    GpusPerNode => Key {
+        name: "gpus-per-node", aliases: &[], kind: whole(1, 1024), help: help!("GPUs per node (offload, node boundaries; default 8)"),
+        access: Access::Calc { get: |s| int(s.gpus_per_node), shown: None, set: |s, v| s.gpus_per_node = v.whole() },
+    },
     Convention => Key {
         name: "convention", aliases: &[], kind: Kind::Choice(Convention::names),
         help: help!("article (Transformer Math 101 verbatim) or megatron (per-rank accounting)"),
@@ -621,16 +661,6 @@ key_table! {
         name: "global-batch", aliases: &[], kind: whole(1, 10_000_000),
         help: help!("sequences per step G (default 2048); m = ⌈G/(b·d)⌉"),
         access: Access::Plan { get: |o| int(o.global_batch), set: |o, v| o.global_batch = v.whole() },
-    },
-    ReserveGb => Key {
-        name: "reserve-gb", aliases: &[], kind: real(0.0, 1e4),
-        help: help!("GB per GPU the formulas leave out: CUDA context, framework (default 1.5)"),
-        access: Access::Plan { get: |o| num(o.reserve_bytes / 1e9), set: |o, v| o.reserve_bytes = v.num() * 1e9 },
-    },
-    FragmentationPct => Key {
-        name: "fragmentation-pct", aliases: &[], kind: real(0.0, 100.0),
-        help: help!("allocator fragmentation, % of the computed total (default 5)"),
-        access: Access::Plan { get: |o| num(o.fragmentation * 100.0), set: |o, v| o.fragmentation = v.num() / 100.0 },
     },
     IntraNodeGbs => Key {
         name: "intra-node-gbs", aliases: &[], kind: real(1e-3, 1e6),

@@ -83,7 +83,7 @@ mod tests {
         );
         assert!(errors.is_empty(), "{errors:?}");
         assert_eq!(s.page.fp.as_deref(), Some("1e-8"));
-        assert_eq!(s.plan.reserve_bytes, 2e9);
+        assert_eq!(s.settings.reserve_gb, Some(2.0));
         assert_eq!(s.page.deck, ["7b", "zero"]);
         let q = query(&s);
         assert!(q.contains("deck=7b,zero"), "{q}");

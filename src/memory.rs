@@ -174,22 +174,50 @@ pub fn config_activation_factor(c: &Config, sequence_parallel: bool) -> f64 {
     }
 }
 
-/// Layers' worth of activations the busiest pipeline stage holds: with 1F1B
-/// the first stage keeps min(m, p) micro-batches of ⌈L/p⌉ layers, i.e. L
-/// layers when m ≥ p (article: pipeline parallelism does not shrink activations).
-pub fn layers_held(layers: u64, pp: u64, grad_accum: u64) -> f64 {
-    (layers.div_ceil(pp) * grad_accum.min(pp)) as f64
+/// Micro-batches whose activations the busiest pipeline stage holds at once:
+/// with 1F1B the first stage keeps min(m, p), with GPipe all m (Narayanan et
+/// al. 2021, §2.2). Without pipelining, one.
+pub fn micro_batches_held(pp: u64, grad_accum: u64, schedule: Schedule) -> u64 {
+    match schedule {
+        _ if pp == 1 => 1,
+        Schedule::OneFOneB => grad_accum.min(pp),
+        Schedule::Gpipe => grad_accum,
+    }
+}
+
+/// Layers' worth of activations the busiest pipeline stage holds: ⌈L/p⌉
+/// layers of each micro-batch it holds, i.e. L layers when m ≥ p under 1F1B
+/// (article: pipeline parallelism does not shrink activations).
+pub fn layers_held(layers: u64, pp: u64, grad_accum: u64, schedule: Schedule) -> f64 {
+    (layers.div_ceil(pp) * micro_batches_held(pp, grad_accum, schedule)) as f64
 }
 
 /// Activation memory per GPU: s·b·h · layers held · factor, ÷ t again with
 /// ZeRO-R activation partitioning (article, "Sharded Optimizers"), which
 /// sequence parallelism already does and is then not applied twice.
+///
+/// With full recomputation and a checkpoint every k-th layer (`recompute-every`,
+/// Megatron-LM's "uniform" method), a stage keeps the inputs of ⌈(L/p)/k⌉
+/// layers per micro-batch, and the backward pass recomputes one segment of k
+/// layers with all their activations (Chen et al. 2016, "Training Deep Nets
+/// with Sublinear Memory Cost"). The article's 2·s·b·h·L (k = 1) leaves out the
+/// one layer recomputed at a time; so that k = 1 stays the article's, the
+/// segment counts its other k − 1 layers.
 pub fn activations(c: &Config) -> Bytes {
     let t = c.layout.tp;
     let sp = (c.sequence_parallel || c.tsp) && t > 1;
     let factor = config_activation_factor(c, sp);
     let sbh = c.seq_len as f64 * c.micro_batch as f64 * c.arch.hidden as f64;
-    let bytes = Bytes(sbh * layers_held(c.arch.layers, c.layout.pp, c.grad_accum) * factor);
+    let held = micro_batches_held(c.layout.pp, c.grad_accum, c.schedule) as f64;
+    let stage = c.arch.layers.div_ceil(c.layout.pp);
+    let k = c.recompute_every.clamp(1, stage);
+    let layers = if c.recompute == Recompute::Full && k > 1 {
+        let segment = config_activation_factor(&Config { recompute: Recompute::None, ..c.clone() }, sp);
+        held * stage.div_ceil(k) as f64 + (k - 1) as f64 * segment / factor
+    } else {
+        held * stage as f64
+    };
+    let bytes = Bytes(sbh * layers * factor);
     if c.partition_activations && !sp {
         bytes / t as f64
     } else {
@@ -233,11 +261,14 @@ pub enum Part {
     Optimizer,
     Activations,
     LiveParams,
+    /// What the formulas leave out: the reserve (CUDA context, NCCL, framework) and fragmentation.
+    Reserve,
 }
 
 impl Part {
     /// Stacking order, bottom first.
-    pub const ALL: [Part; 5] = [Part::Model, Part::Gradients, Part::Optimizer, Part::Activations, Part::LiveParams];
+    pub const ALL: [Part; 6] =
+        [Part::Model, Part::Gradients, Part::Optimizer, Part::Activations, Part::LiveParams, Part::Reserve];
 
     /// The field's name in the JSON's `per_gpu_bytes`.
     pub fn json_name(self) -> &'static str {
@@ -247,6 +278,7 @@ impl Part {
             Part::Optimizer => "optimizer",
             Part::Activations => "activations",
             Part::LiveParams => "zero3_live_params",
+            Part::Reserve => "reserve",
         }
     }
 }
@@ -260,6 +292,8 @@ pub struct MemoryBreakdown {
     pub optimizer: Bytes,
     pub activations: Bytes,
     pub zero3_live_params: Bytes,
+    /// reserve + fragmentation × the parts above (0 under the article's defaults).
+    pub reserve: Bytes,
 }
 
 impl MemoryBreakdown {
@@ -278,10 +312,11 @@ impl MemoryBreakdown {
             Part::Optimizer => self.optimizer,
             Part::Activations => self.activations,
             Part::LiveParams => self.zero3_live_params,
+            Part::Reserve => self.reserve,
         }
     }
     /// Segments in stacking order, with their parts.
-    pub fn parts(&self) -> [(Part, Bytes); 5] {
+    pub fn parts(&self) -> [(Part, Bytes); 6] {
         Part::ALL.map(|p| (p, self.get(p)))
     }
 }
@@ -304,33 +339,47 @@ fn optimizer_on_gpu(c: &Config, d: &Divisors) -> Bytes {
 
 /// Memory per GPU for training: model + gradients + optimizer + activations
 /// (+ ZeRO-3 live params) (article, "Total Training Memory"), each divided as
-/// [`divisors`] says. With optimizer offload the optimizer leaves the GPU.
+/// [`divisors`] says, plus the reserve and fragmentation the formulas leave
+/// out (0 under the article's defaults). With offload the optimizer leaves the GPU.
 pub fn training_memory(c: &Config) -> MemoryBreakdown {
     let d = divisors(c);
-    let optimizer = match c.offload {
-        Offload::None => optimizer_on_gpu(c, &d),
-        Offload::Optimizer => Bytes(0.0),
-    };
-    MemoryBreakdown {
+    let optimizer = if c.offload.is_on() { Bytes(0.0) } else { optimizer_on_gpu(c, &d) };
+    let mut m = MemoryBreakdown {
         model: (c.params * model_bytes(c.precision) / d.model).whole(),
         gradients: (c.params * gradient_bytes(c.grad_dtype) / d.gradients).whole(),
         optimizer: optimizer.whole(),
         activations: activations(c).whole(),
         zero3_live_params: zero3_live_params(c).whole(),
-    }
+        reserve: Bytes(0.0),
+    };
+    m.reserve = Bytes(m.total().get() * c.fragmentation + c.reserve_bytes).whole();
+    m
 }
 
-/// GPUs sharing one node's CPU memory (an 8-GPU server).
-pub const GPUS_PER_NODE: u64 = 8;
+/// The GPUs of one node that share its CPU memory and NVMe.
+fn gpus_in_node(c: &Config) -> f64 {
+    c.layout.gpus().min(c.gpus_per_node) as f64
+}
 
-/// CPU memory per node under ZeRO-Offload (Ren et al. 2021): each GPU's
-/// optimizer shard plus its fp32 gradient copy (4 bytes/param, sharded like the
-/// optimizer), for the GPUs of one node. Zero without offload.
+/// CPU memory per node under offload (ZeRO-Offload, Ren et al. 2021): each
+/// GPU's optimizer shard (unless it is on NVMe) plus its fp32 gradient copy
+/// (4 bytes/param, sharded like the optimizer), for the GPUs of one node. Zero
+/// without offload.
 pub fn cpu_offload_per_node(c: &Config) -> Bytes {
-    if c.offload == Offload::None {
+    let d = divisors(c);
+    let per_gpu = match c.offload {
+        Offload::None => return Bytes(0.0),
+        Offload::Optimizer => optimizer_on_gpu(c, &d) + c.params * BytesPerParam(4.0) / d.optimizer,
+        Offload::OptimizerNvme => c.params * BytesPerParam(4.0) / d.optimizer,
+    };
+    (per_gpu * gpus_in_node(c)).whole()
+}
+
+/// NVMe per node when the optimizer is offloaded there (ZeRO-Infinity,
+/// Rajbhandari et al. 2021): the optimizer shards of the node's GPUs.
+pub fn nvme_offload_per_node(c: &Config) -> Bytes {
+    if c.offload != Offload::OptimizerNvme {
         return Bytes(0.0);
     }
-    let d = divisors(c);
-    let per_gpu = optimizer_on_gpu(c, &d) + c.params * BytesPerParam(4.0) / d.optimizer;
-    (per_gpu * c.layout.gpus().min(GPUS_PER_NODE) as f64).whole()
+    (optimizer_on_gpu(c, &divisors(c)) * gpus_in_node(c)).whole()
 }

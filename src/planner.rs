@@ -8,7 +8,7 @@
 //! part of the data-parallel all-reduce longer than the backward pass.
 
 use crate::config::{Config, Layout, Recompute, ZeroStage};
-use crate::memory::{self, MemoryBreakdown, GPUS_PER_NODE};
+use crate::memory;
 use crate::parallel;
 use serde::Serialize;
 
@@ -21,10 +21,6 @@ pub struct PlanOptions {
     pub max_gpus: u64,
     /// Allow tensor parallelism beyond one node (8 GPUs).
     pub tp_cross_node: bool,
-    /// Memory the formulas leave out: CUDA context, framework, buffers (bytes per GPU).
-    pub reserve_bytes: f64,
-    /// Allocator fragmentation, as a fraction of the computed total.
-    pub fragmentation: f64,
     /// Per-GPU bandwidth inside a node (NVLink), bytes/s per direction.
     pub intra_node_bytes_per_s: f64,
     /// Per-GPU bandwidth across nodes (InfiniBand), bytes/s per direction.
@@ -38,9 +34,6 @@ impl Default for PlanOptions {
             global_batch: 2048,
             max_gpus: 16384,
             tp_cross_node: false,
-            // "CUDA context and framework, 1–2 GB".
-            reserve_bytes: 1.5e9,
-            fragmentation: 0.05,
             // A100 NVLink 3: 600 GB/s both directions; one 400 Gb/s HCA per GPU.
             intra_node_bytes_per_s: 300e9,
             inter_node_bytes_per_s: 50e9,
@@ -59,9 +52,7 @@ pub struct Plan {
     pub sequence_parallel: bool,
     pub micro_batch: u64,
     pub grad_accum: u64,
-    /// The formulas' total per GPU (bytes), without reserve or fragmentation.
-    pub per_gpu_bytes: f64,
-    /// per_gpu_bytes × (1 + fragmentation) + reserve: what must fit.
+    /// What must fit per GPU (bytes): the calculator's total, its reserve and fragmentation included.
     pub needed_bytes: f64,
     pub step_seconds: f64,
     pub fits: bool,
@@ -121,13 +112,9 @@ fn divisors(n: u64) -> Vec<u64> {
     small
 }
 
-fn needed(m: &MemoryBreakdown, o: &PlanOptions) -> f64 {
-    m.total().get() * (1.0 + o.fragmentation) + o.reserve_bytes
-}
-
 /// Bandwidth of a collective over `group` GPUs that are `stride` apart in the rank order.
-fn bandwidth(group: u64, stride: u64, o: &PlanOptions) -> f64 {
-    if group * stride <= GPUS_PER_NODE {
+fn bandwidth(group: u64, stride: u64, c: &Config, o: &PlanOptions) -> f64 {
+    if group * stride <= c.gpus_per_node {
         o.intra_node_bytes_per_s
     } else {
         o.inter_node_bytes_per_s
@@ -149,14 +136,14 @@ pub fn step_seconds(c: &Config, o: &PlanOptions) -> f64 {
     // Megatron TP: two all-reduces forward and two backward per layer (Shoeybi et al. 2019, §3).
     let tp_time = if tp > 1 {
         let t = tp as f64;
-        layers * m * 4.0 * 2.0 * (t - 1.0) / t * act / bandwidth(tp, 1, o)
+        layers * m * 4.0 * 2.0 * (t - 1.0) / t * act / bandwidth(tp, 1, c, o)
     } else {
         0.0
     };
     // Pipeline: one send forward and one backward per micro-batch per stage boundary.
-    let pp_time = if pp > 1 { 2.0 * m * act / tp as f64 / bandwidth(2, tp, o) } else { 0.0 };
+    let pp_time = if pp > 1 { 2.0 * m * act / tp as f64 / bandwidth(2, tp, c, o) } else { 0.0 };
     // Data parallel: overlapped with the backward pass (2/3 of compute); the rest is exposed.
-    let dp_time = if dp > 1 { parallel::dp_comm_bytes(c).get() / bandwidth(dp, tp * pp, o) } else { 0.0 };
+    let dp_time = if dp > 1 { parallel::dp_comm_bytes(c).get() / bandwidth(dp, tp * pp, c, o) } else { 0.0 };
     let exposed_dp = (dp_time - compute * 2.0 / 3.0).max(0.0);
     compute * (1.0 + bubble) + tp_time + pp_time + exposed_dp
 }
@@ -174,13 +161,24 @@ fn strategies(t: u64, p: u64) -> impl Iterator<Item = (ZeroStage, Recompute, boo
 
 /// Tensor-parallel degrees to try: divisors of the heads, within a node unless allowed.
 fn tp_choices(base: &Config, o: &PlanOptions, n: u64) -> Vec<u64> {
-    let limit = if o.tp_cross_node { n } else { GPUS_PER_NODE.min(n) };
+    let limit = if o.tp_cross_node { n } else { base.gpus_per_node.min(n) };
     divisors(base.arch.heads).into_iter().filter(|&t| t <= limit && n.is_multiple_of(t)).collect()
 }
 
-/// Whether `n` GPUs are whole 8-GPU nodes (or part of one).
-pub fn whole_nodes(n: u64) -> bool {
-    n <= GPUS_PER_NODE || n.is_multiple_of(GPUS_PER_NODE)
+/// Whether `n` GPUs are whole nodes of `node` GPUs (or part of one).
+pub fn whole_nodes(n: u64, node: u64) -> bool {
+    n <= node || n.is_multiple_of(node)
+}
+
+/// Pipeline degrees to try: the divisors of L, and the powers of two up to L
+/// that do not divide it (Llama 3 405B ran its 126 layers on 16 stages); an
+/// uneven pipeline is sized by its heaviest stage, ⌈L/p⌉ layers.
+pub fn pp_choices(layers: u64) -> Vec<u64> {
+    let mut out = divisors(layers);
+    out.extend((0..).map(|k| 1u64 << k).take_while(|&p| p <= layers));
+    out.sort_unstable();
+    out.dedup();
+    out
 }
 
 /// Every layout on exactly `n` GPUs, evaluated; fastest fitting first, then the rest.
@@ -188,7 +186,7 @@ pub fn whole_nodes(n: u64) -> bool {
 pub fn layouts(base: &Config, o: &PlanOptions, n: u64) -> Vec<Plan> {
     let mut out = Vec::new();
     for t in tp_choices(base, o, n) {
-        for p in divisors(base.arch.layers).into_iter().filter(|&p| (n / t).is_multiple_of(p)) {
+        for p in pp_choices(base.arch.layers).into_iter().filter(|&p| (n / t).is_multiple_of(p)) {
             let d = n / (t * p);
             if !o.global_batch.is_multiple_of(d) {
                 continue;
@@ -208,15 +206,13 @@ pub fn layouts(base: &Config, o: &PlanOptions, n: u64) -> Vec<Plan> {
                         sequence_parallel: sp,
                         micro_batch: b,
                         grad_accum: m,
-                        per_gpu_bytes: 0.0,
                         needed_bytes: 0.0,
                         step_seconds: 0.0,
                         fits: false,
                     };
                     let c = plan.config(base);
                     let mem = memory::training_memory(&c);
-                    plan.per_gpu_bytes = mem.total().get();
-                    plan.needed_bytes = needed(&mem, o);
+                    plan.needed_bytes = mem.total().get();
                     plan.fits = plan.needed_bytes <= c.gpu_mem_bytes;
                     plan.step_seconds = step_seconds(&c, o);
                     out.push(plan);
@@ -279,20 +275,22 @@ fn leanest(base: &Config, t: u64, p: u64, d: u64, zero: ZeroStage, recompute: Re
 /// each (t, p, ZeRO, recomputation, SP) a binary search finds the smallest d.
 pub fn min_gpus(base: &Config, o: &PlanOptions) -> Option<u64> {
     let mut best: Option<u64> = None;
-    let tp_limit = if o.tp_cross_node { o.max_gpus } else { GPUS_PER_NODE.min(o.max_gpus) };
+    let tp_limit = if o.tp_cross_node { o.max_gpus } else { base.gpus_per_node.min(o.max_gpus) };
     let batch_divisors = divisors(o.global_batch);
     for t in divisors(base.arch.heads).into_iter().filter(|&t| t <= tp_limit) {
-        for p in divisors(base.arch.layers).into_iter().filter(|&p| t * p <= o.max_gpus) {
+        for p in pp_choices(base.arch.layers).into_iter().filter(|&p| t * p <= o.max_gpus) {
             // m = G/d ≥ p: the pipeline fills.
             let ds: Vec<u64> = batch_divisors
                 .iter()
                 .copied()
-                .filter(|&d| t * p * d <= o.max_gpus && o.global_batch / d >= p && whole_nodes(t * p * d))
+                .filter(|&d| {
+                    t * p * d <= o.max_gpus && o.global_batch / d >= p && whole_nodes(t * p * d, base.gpus_per_node)
+                })
                 .collect();
             for (zero, recompute, sp) in strategies(t, p) {
                 let fits = |d: u64| {
                     let c = leanest(base, t, p, d, zero, recompute, sp);
-                    needed(&memory::training_memory(&c), o) <= c.gpu_mem_bytes
+                    memory::training_memory(&c).total().get() <= c.gpu_mem_bytes
                 };
                 if !ds.last().is_some_and(|&d| fits(d)) {
                     continue;

@@ -30,10 +30,8 @@ pub struct Remedy {
     pub changes: Vec<(K, String)>,
     /// Whether it fits with the change.
     pub fits: bool,
-    /// Per-GPU bytes with the change.
+    /// Per-GPU bytes with the change (the calculator's total, its reserve included).
     pub bytes: f64,
-    /// Whether `bytes` includes the planner's reserve and fragmentation.
-    pub with_reserve: bool,
 }
 
 fn per_gpu(c: &Config) -> f64 {
@@ -49,7 +47,7 @@ pub fn for_config(c: &Config) -> Vec<Remedy> {
     }
     let verdict = |kind, changes, alt: Config| {
         let bytes = per_gpu(&alt);
-        Remedy { kind, changes, fits: bytes <= alt.gpu_mem_bytes, bytes, with_reserve: false }
+        Remedy { kind, changes, fits: bytes <= alt.gpu_mem_bytes, bytes }
     };
     let mut out = Vec::new();
     if c.recompute != Recompute::Full {
@@ -99,7 +97,7 @@ pub fn for_config(c: &Config) -> Vec<Remedy> {
         }
         (c.layout.dp + 1..=(16384 / mp).max(c.layout.dp)).find_map(|d| {
             let alt = Config { layout: crate::config::Layout { dp: d, ..c.layout }, zero, recompute, ..c.clone() };
-            (planner::whole_nodes(mp * d) && per_gpu(&alt) <= alt.gpu_mem_bytes).then_some(alt)
+            (planner::whole_nodes(mp * d, c.gpus_per_node) && per_gpu(&alt) <= alt.gpu_mem_bytes).then_some(alt)
         })
     };
     let found = more(c.zero, c.recompute)
@@ -129,7 +127,7 @@ pub fn for_layouts(base: &Config, o: &PlanOptions, n: u64) -> Vec<Remedy> {
             let mut changes: Vec<(K, String)> =
                 l.to_pairs().into_iter().filter_map(|(k, v)| K::of(k).map(|k| (k, v))).collect();
             changes.append(&mut extra);
-            Remedy { kind, changes, fits: true, bytes: l.needed_bytes, with_reserve: true }
+            Remedy { kind, changes, fits: true, bytes: l.needed_bytes }
         })
     };
     let mut out = Vec::new();
@@ -209,6 +207,6 @@ mod tests {
         assert!(r.iter().all(|x| x.fits));
         let more = r.iter().find(|x| matches!(x.kind, Kind::Gpus(_))).expect("more GPUs");
         let Kind::Gpus(n) = more.kind else { unreachable!() };
-        assert!(planner::whole_nodes(n) && n > 8);
+        assert!(planner::whole_nodes(n, 8) && n > 8);
     }
 }

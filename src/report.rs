@@ -43,6 +43,13 @@ pub enum Warning {
     ScoresStored { with_flash: f64 },
     /// 6PD leaves out attention, which adds more than 10 % at this sequence length (PaLM, Appendix B).
     AttentionFlops { share: f64, with_attention: f64 },
+    /// The article divides gradients by p only; divided by t·p, as Megatron-LM
+    /// shards them, the total is more than 10 % lower.
+    TpGradients { gradients: f64, total: f64 },
+    /// What offload puts in a node's CPU memory does not fit it.
+    CpuMemory { needed: f64, capacity: f64 },
+    /// Offload slows each step; the lesson gives 30–50 %, which time and cost leave out.
+    OffloadSlower,
 }
 
 impl Warning {
@@ -51,7 +58,10 @@ impl Warning {
     pub fn qualifies_verdict(&self) -> bool {
         matches!(
             self,
-            Warning::FewMicroBatches { .. } | Warning::PipelineWithZero23 { .. } | Warning::TpAcrossNodes { .. }
+            Warning::FewMicroBatches { .. }
+                | Warning::PipelineWithZero23 { .. }
+                | Warning::TpAcrossNodes { .. }
+                | Warning::CpuMemory { .. }
         )
     }
 }
@@ -74,6 +84,9 @@ impl Warning {
             Warning::LiveParamsLarge => "live-params-large",
             Warning::AttentionFlops { .. } => "attention-flops",
             Warning::ScoresStored { .. } => "scores-stored",
+            Warning::TpGradients { .. } => "tp-gradients",
+            Warning::CpuMemory { .. } => "cpu-memory",
+            Warning::OffloadSlower => "offload-slower",
         }
     }
 
@@ -92,6 +105,9 @@ impl Warning {
             Warning::LiveParamsLarge => K::MaxLiveParams,
             Warning::AttentionFlops { .. } => K::SeqLen,
             Warning::ScoresStored { .. } => K::Attention,
+            Warning::TpGradients { .. } => K::Convention,
+            Warning::CpuMemory { .. } => K::CpuMem,
+            Warning::OffloadSlower => K::Offload,
         }
     }
 }
@@ -143,6 +159,21 @@ impl fmt::Display for Warning {
                 "the article's count stores the s×s attention scores; with FlashAttention (attention=flash) activations are {} GB",
                 crate::units::format_sig(with_flash / 1e9)
             ),
+            Warning::TpGradients { gradients, total } => write!(
+                f,
+                "the article divides gradients by p only; divided by t·p as Megatron-LM shards them (convention=megatron), gradients are {} GB and the total {} GB",
+                crate::units::format_sig(gradients / 1e9),
+                crate::units::format_sig(total / 1e9)
+            ),
+            Warning::CpuMemory { needed, capacity } => write!(
+                f,
+                "offload needs {} GB of CPU memory per node, above the {} GB it has",
+                crate::units::group_thousands(&crate::units::format_sig(needed / 1e9)),
+                crate::units::group_thousands(&crate::units::format_sig(capacity / 1e9))
+            ),
+            Warning::OffloadSlower => {
+                write!(f, "offload slows each step by 30–50 % in the lesson's figures; time and cost here leave it out")
+            }
             Warning::AttentionFlops { share, with_attention } => write!(
                 f,
                 "6PD leaves out attention, {:.0} % more at this sequence length: {} FLOPs with it (PaLM, Appendix B)",
@@ -162,6 +193,7 @@ pub struct Report {
     pub inference: Bytes,
     pub compute: ComputeBreakdown,
     pub cpu_per_node: Bytes,
+    pub nvme_per_node: Bytes,
     pub warnings: Vec<Warning>,
 }
 
@@ -172,6 +204,23 @@ impl Report {
     /// Whether the per-GPU total is within the GPU's memory.
     pub fn fits(&self) -> bool {
         self.per_gpu.total().get() <= self.config.gpu_mem_bytes
+    }
+    /// The teaching notes the page shows beside the formulas, in English, once each.
+    pub fn notes(&self) -> Vec<&'static str> {
+        let mut notes: Vec<&'static str> = Vec::new();
+        for &item in crate::explain::Item::ALL {
+            if let Some(key) = crate::explain::explain(self, item, crate::units::ByteUnit::Gb).note {
+                let text = crate::explain::note_english(key);
+                if !notes.contains(&text) {
+                    notes.push(text);
+                }
+            }
+        }
+        notes
+    }
+    /// Whether what offload puts in a node's CPU memory fits it.
+    pub fn cpu_fits(&self) -> bool {
+        self.cpu_per_node.get() <= self.config.cpu_mem_bytes
     }
     /// Capacity minus need: headroom when positive, the shortfall when negative.
     pub fn headroom(&self) -> Bytes {
@@ -238,7 +287,7 @@ impl Report {
 pub fn warnings(c: &Config, m: &MemoryBreakdown) -> Vec<Warning> {
     let mut w = Vec::new();
     let Layout { tp, pp, .. } = c.layout;
-    if tp > memory::GPUS_PER_NODE {
+    if tp > c.gpus_per_node {
         w.push(Warning::TpAcrossNodes { tp });
     }
     if pp > 1 && c.zero.shards_gradients() {
@@ -271,7 +320,7 @@ pub fn warnings(c: &Config, m: &MemoryBreakdown) -> Vec<Warning> {
     if c.gpu.name.starts_with("a100") && tflops < 115.0 {
         w.push(Warning::A100BelowExpected { tflops });
     }
-    if c.offload == Offload::Optimizer && !c.zero.shards_optimizer() {
+    if c.offload.is_on() && !c.zero.shards_optimizer() {
         w.push(Warning::OffloadWithoutZero);
     }
     if c.zero.shards_params() && m.zero3_live_params > m.model {
@@ -282,6 +331,20 @@ pub fn warnings(c: &Config, m: &MemoryBreakdown) -> Vec<Warning> {
         if m.activations.get() > 1.1 * flash {
             w.push(Warning::ScoresStored { with_flash: flash });
         }
+    }
+    if c.convention == Convention::Article && !c.tsp && tp > 1 {
+        let sharded = m.gradients.get() / tp as f64;
+        let total = m.total().get() - m.gradients.get() + sharded;
+        if m.total().get() > 1.1 * total {
+            w.push(Warning::TpGradients { gradients: sharded, total });
+        }
+    }
+    if c.offload.is_on() {
+        let needed = memory::cpu_offload_per_node(c).get();
+        if needed > c.cpu_mem_bytes {
+            w.push(Warning::CpuMemory { needed, capacity: c.cpu_mem_bytes });
+        }
+        w.push(Warning::OffloadSlower);
     }
     let (six_pd, with_attention) =
         (6.0 * c.active_params.get() * c.tokens.get(), compute::flops_with_attention(c).get());
@@ -301,6 +364,7 @@ pub fn evaluate(c: &Config) -> Report {
         inference: memory::inference_memory(c.params, c.inference_dtype).whole(),
         compute: compute::compute(c),
         cpu_per_node: memory::cpu_offload_per_node(c),
+        nvme_per_node: memory::nvme_offload_per_node(c),
         config: c.clone(),
     }
 }
@@ -320,6 +384,7 @@ impl Serialize for Report {
             optimizer: f64,
             activations: f64,
             zero3_live_params: f64,
+            reserve: f64,
             total: f64,
         }
         let c = &self.config;
@@ -340,6 +405,7 @@ impl Serialize for Report {
                 optimizer: m.optimizer.get(),
                 activations: m.activations.get(),
                 zero3_live_params: m.zero3_live_params.get(),
+                reserve: m.reserve.get(),
                 total: m.total().get(),
             },
         )?;
@@ -360,11 +426,14 @@ impl Serialize for Report {
         o.serialize_field("cost_usd", &self.cost_usd())?;
         o.serialize_field("chinchilla_tokens", &self.chinchilla_tokens().get())?;
         o.serialize_field("warnings", &self.warnings.iter().map(|w| w.to_string()).collect::<Vec<_>>())?;
+        o.serialize_field("notes", &self.notes())?;
         // Details beyond the SPEC's required keys.
         o.serialize_field("warning_codes", &self.warnings.iter().map(|w| w.code()).collect::<Vec<_>>())?;
         o.serialize_field("inference_bytes_per_gpu", &self.inference_per_gpu().get())?;
         o.serialize_field("model_states_bytes", &m.model_states().get())?;
         o.serialize_field("cpu_bytes_per_node", &self.cpu_per_node.get())?;
+        o.serialize_field("cpu_fits", &self.cpu_fits())?;
+        o.serialize_field("nvme_bytes_per_node", &self.nvme_per_node.get())?;
         o.serialize_field("flops_forward", &self.compute.forward.get())?;
         o.serialize_field("flops_backward", &self.compute.backward.get())?;
         o.serialize_field("flops_recompute", &self.compute.recompute.get())?;
@@ -378,6 +447,14 @@ impl Serialize for Report {
         o.serialize_field("usd_per_gpu_hour", &c.usd_per_gpu_hour)?;
         o.serialize_field("convention", &c.convention)?;
         o.serialize_field("zero", &c.zero)?;
+        o.serialize_field("offload", &c.offload)?;
+        o.serialize_field("attention", &c.attention)?;
+        o.serialize_field("schedule", &c.schedule)?;
+        o.serialize_field("recompute_every", &c.recompute_every)?;
+        o.serialize_field("reserve_gb", &(c.reserve_bytes / 1e9))?;
+        o.serialize_field("fragmentation_pct", &(c.fragmentation * 100.0))?;
+        o.serialize_field("cpu_mem_bytes", &c.cpu_mem_bytes)?;
+        o.serialize_field("gpus_per_node", &c.gpus_per_node)?;
         // The shape the counts and the activations use (the practice keys echoed).
         let a = &c.arch;
         o.serialize_field("layers", &a.layers)?;

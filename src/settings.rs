@@ -66,6 +66,14 @@ pub struct Settings {
     pub kv_dtype: KvDtype,
     /// Unset: standard under the article's convention, flash under `megatron`.
     pub attention: Option<Attention>,
+    pub schedule: Schedule,
+    pub recompute_every: u64,
+    /// Unset: 0 under the article's convention, the planner's 1.5 GB and 5 % under `megatron`.
+    pub reserve_gb: Option<f64>,
+    pub fragmentation_pct: Option<f64>,
+    /// CPU memory per node, GB, and GPUs per node (offload, and the planner's nodes).
+    pub cpu_mem: f64,
+    pub gpus_per_node: u64,
     pub convention: Convention,
 }
 
@@ -134,6 +142,12 @@ impl Default for Settings {
             context: None,
             kv_dtype: KvDtype::Fp16,
             attention: None,
+            schedule: Schedule::OneFOneB,
+            recompute_every: 1,
+            reserve_gb: None,
+            fragmentation_pct: None,
+            cpu_mem: 512.0,
+            gpus_per_node: 8,
             convention: Convention::Article,
         }
     }
@@ -355,6 +369,25 @@ impl Settings {
         })
     }
 
+    /// The reserve per GPU after defaults, GB: none under the article's
+    /// convention (its formulas are the whole bar), the planner's 1.5 GB
+    /// (CUDA context, NCCL and framework buffers) under `megatron`.
+    pub fn resolved_reserve_gb(&self) -> f64 {
+        self.reserve_gb.unwrap_or(match self.convention {
+            Convention::Article => 0.0,
+            Convention::Megatron => 1.5,
+        })
+    }
+
+    /// Allocator fragmentation after defaults, % of the formulas' total: 0
+    /// under the article's convention, 5 under `megatron`.
+    pub fn resolved_fragmentation_pct(&self) -> f64 {
+        self.fragmentation_pct.unwrap_or(match self.convention {
+            Convention::Article => 0.0,
+            Convention::Megatron => 5.0,
+        })
+    }
+
     /// Checks the combination and builds the [`Config`].
     pub fn resolve(&self) -> Result<Config, ConfigError> {
         let arch = self.architecture();
@@ -437,6 +470,12 @@ impl Settings {
             context: self.context.unwrap_or(self.seq_len.unwrap_or(DEFAULT_SEQ_LEN)),
             kv_dtype: self.kv_dtype,
             attention: self.resolved_attention(),
+            schedule: self.schedule,
+            recompute_every: self.recompute_every,
+            reserve_bytes: self.resolved_reserve_gb() * 1e9,
+            fragmentation: self.resolved_fragmentation_pct() / 100.0,
+            cpu_mem_bytes: self.cpu_mem * 1e9,
+            gpus_per_node: self.gpus_per_node,
             convention: self.convention,
         }
     }

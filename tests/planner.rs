@@ -11,11 +11,13 @@ fn base(pairs: &[(&str, &str)]) -> tmath::Config {
     s.resolve().unwrap()
 }
 
-/// Every layout the planner returns evaluates to the same bytes through the
-/// ordinary path: the same keys as a person would type them.
+/// Every layout the planner returns evaluates to the same bytes and the same
+/// verdict through the ordinary path, the same keys as a person would type
+/// them, reserve and fragmentation included (issue 16: "the calculator and the
+/// planner can disagree").
 #[test]
 fn every_layout_matches_the_calculator() {
-    let shape = [("model", "llama-2-13b"), ("seq-len", "4096")];
+    let shape = [("model", "llama-2-13b"), ("seq-len", "4096"), ("reserve-gb", "2"), ("fragmentation-pct", "7")];
     let b = base(&shape);
     let o = PlanOptions { global_batch: 64, ..PlanOptions::default() };
     let ls = layouts(&b, &o, 32);
@@ -26,7 +28,9 @@ fn every_layout_matches_the_calculator() {
         let (s, errors) = Settings::from_pairs(pairs);
         assert!(errors.is_empty());
         let r = evaluate(&s.resolve().unwrap());
-        assert_eq!(r.per_gpu.total().get(), l.per_gpu_bytes, "{l:?}");
+        assert_eq!(r.per_gpu.total().get(), l.needed_bytes, "{l:?}");
+        assert_eq!(r.fits(), l.fits, "{l:?}");
+        assert!(r.per_gpu.reserve.get() >= 2e9);
         assert_eq!(l.tp * l.pp * l.dp, 32);
         assert!(l.global_batch() == 64 && l.grad_accum >= l.pp, "keeps the global batch: {l:?}");
     }
@@ -46,7 +50,8 @@ fn min_gpus_agrees_with_brute_force() {
         p.push(("gpu-mem", gpu_mem));
         let b = base(&p);
         let o = PlanOptions { global_batch: 32, max_gpus: 32, ..PlanOptions::default() };
-        let brute = (1..=o.max_gpus).filter(|&n| whole_nodes(n)).find(|&n| layouts(&b, &o, n).iter().any(|l| l.fits));
+        let brute =
+            (1..=o.max_gpus).filter(|&n| whole_nodes(n, 8)).find(|&n| layouts(&b, &o, n).iter().any(|l| l.fits));
         assert_eq!(min_gpus(&b, &o), brute, "{pairs:?} on {gpu_mem} GB");
     }
 }
@@ -57,7 +62,7 @@ fn min_gpus_agrees_with_brute_force() {
 #[test]
 fn llama2_70b_zero3_on_8_and_16() {
     let b = base(&[("model", "llama-2-70b"), ("seq-len", "4096")]);
-    let o = PlanOptions { global_batch: 64, reserve_bytes: 0.0, fragmentation: 0.0, ..PlanOptions::default() };
+    let o = PlanOptions { global_batch: 64, ..PlanOptions::default() };
     let fsdp = |n: u64, recompute: Recompute| {
         layouts(&b, &o, n)
             .into_iter()
@@ -99,24 +104,15 @@ fn ranking_and_bandwidth() {
 #[test]
 fn planner_keys_parse() {
     let mut s = tmath::keys::State::default();
-    for (k, v) in [
-        ("max-gpus", "1024"),
-        ("global-batch", "4k"),
-        ("reserve-gb", "2"),
-        ("fragmentation-pct", "10"),
-        ("tp-cross-node", "1"),
-    ] {
+    for (k, v) in [("max-gpus", "1024"), ("global-batch", "4k"), ("tp-cross-node", "1")] {
         s.set(k, v).unwrap();
     }
     let o = &s.plan;
-    assert_eq!(
-        (o.max_gpus, o.global_batch, o.reserve_bytes, o.fragmentation, o.tp_cross_node),
-        (1024, 4000, 2e9, 0.1, true)
-    );
+    assert_eq!((o.max_gpus, o.global_batch, o.tp_cross_node), (1024, 4000, true));
     assert!(s.clone().set("global-batch", "1.5").is_err());
     assert!(s.clone().set("nope", "1").is_err());
     let pairs = s.to_pairs();
-    assert_eq!(pairs.len(), 5);
+    assert_eq!(pairs.len(), 3);
     let (back, errors) = tmath::keys::State::from_pairs(pairs);
     assert!(errors.is_empty());
     assert_eq!(back, s);

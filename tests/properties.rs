@@ -96,8 +96,7 @@ proptest! {
         let r = evaluate(&s.resolve().unwrap());
         let json = serde_json::to_value(&r).unwrap();
         let b = &json["per_gpu_bytes"];
-        let sum: f64 = ["model", "gradients", "optimizer", "activations", "zero3_live_params"]
-            .iter().map(|k| b[k].as_f64().unwrap()).sum();
+        let sum: f64 = tmath::memory::Part::ALL.iter().map(|p| b[p.json_name()].as_f64().unwrap()).sum();
         prop_assert_eq!(sum, b["total"].as_f64().unwrap());
         prop_assert_eq!(json["fits"].as_bool().unwrap(), sum <= json["gpu_mem_bytes"].as_f64().unwrap());
     }

@@ -474,3 +474,96 @@ fn activations_generalised_and_flash() {
     assert_eq!(megatron.per_gpu.activations.get(), sbhl * (10.0 + 4.0 + 4.0 * 8.0 / 64.0 + 4.0 * 3.5));
     assert_close(megatron.per_gpu.activations.get() / GB, 76.5, 0.001, "76.5 GB");
 }
+
+/// Issue 16: "70B ZeRO-3 with offload on 4 GPUs 'fits' while it needs 1.1 TB of
+/// CPU memory per node." ZeRO-Offload (Ren et al. 2021) keeps the optimizer
+/// (12 bytes/param) and an fp32 gradient copy (4) on the CPU, sharded over the
+/// 4 GPUs of the node: 16 · 70B = 1.12 TB, against the lesson's 512 GB node.
+/// On NVMe (ZeRO-Infinity) the optimizer's 840 GB move there; 280 GB stay.
+#[test]
+fn offload_needs_cpu_memory_per_node() {
+    let pairs = [("params", "70B"), ("gpus", "4"), ("zero", "3"), ("offload", "optimizer")];
+    let r = eval(&pairs);
+    assert_eq!(r.per_gpu.optimizer.get(), 0.0);
+    assert_eq!(r.cpu_per_node.get(), 1120.0 * GB);
+    assert!(!r.cpu_fits());
+    assert!(r.warnings.iter().any(|w| w.code() == "cpu-memory" && w.qualifies_verdict()));
+    assert!(r.warnings.iter().any(|w| w.code() == "offload-slower" && w.to_string().contains("30–50 %")));
+    let big = eval(&[pairs.as_slice(), &[("cpu-mem", "2048")]].concat());
+    assert!(big.cpu_fits() && !big.warnings.iter().any(|w| w.code() == "cpu-memory"));
+    let nvme = eval(&[("params", "70B"), ("gpus", "4"), ("zero", "3"), ("offload", "optimizer-nvme")]);
+    assert_eq!((nvme.cpu_per_node.get(), nvme.nvme_per_node.get()), (280.0 * GB, 840.0 * GB));
+    assert!(nvme.cpu_fits());
+    // A node is at most gpus-per-node GPUs: 64 GPUs put 8 shards in each node's memory.
+    let wide = eval(&[("params", "70B"), ("gpus", "64"), ("zero", "3"), ("offload", "optimizer")]);
+    assert_eq!(wide.cpu_per_node.get(), 16.0 * 70.0 * GB / 64.0 * 8.0);
+    let four =
+        eval(&[("params", "70B"), ("gpus", "64"), ("zero", "3"), ("offload", "optimizer"), ("gpus-per-node", "4")]);
+    assert_eq!(four.cpu_per_node.get(), wide.cpu_per_node.get() / 2.0);
+}
+
+/// Issue 16: 70B on t = 8, p = 2 under the article's convention keeps 69 GB of
+/// gradients per GPU (its 3D formula divides them by p only). The page says
+/// so beside the number: divided by t·p, as Megatron-LM shards them, 8.6 GB in
+/// fp16; the megatron convention (fp32 main grads) gives about 17 GB.
+#[test]
+fn tp_gradients_are_pointed_out() {
+    let r = eval(&[("model", "llama-2-70b"), ("tp", "8"), ("pp", "2")]);
+    assert_close(r.per_gpu.gradients.get() / GB, 69.0, 0.01, "69 GB");
+    let w = r.warnings.iter().find(|w| w.code() == "tp-gradients").expect("the page says so");
+    assert!(w.to_string().contains("8.62 GB"), "{w}");
+    let m = eval(&[("model", "llama-2-70b"), ("tp", "8"), ("pp", "2"), ("convention", "megatron")]);
+    assert_close(m.per_gpu.gradients.get() / GB, 17.2, 0.01, "about 17 GB");
+    assert!(!m.warnings.iter().any(|w| w.code() == "tp-gradients"));
+}
+
+/// SPEC "Overheads": the reserve and fragmentation are a segment of the bar,
+/// 0 under the article's convention, the planner's 1.5 GB and 5 % under
+/// `megatron`, and they count toward the verdict.
+#[test]
+fn reserve_is_a_segment_and_counts_toward_fits() {
+    let article = eval(&[("params", "7B")]);
+    assert_eq!(article.per_gpu.reserve.get(), 0.0);
+    let megatron = eval(&[("params", "7B"), ("convention", "megatron")]);
+    let formulas = megatron.per_gpu.total().get() - megatron.per_gpu.reserve.get();
+    assert_eq!(megatron.per_gpu.reserve.get(), (formulas * 0.05 + 1.5e9).round());
+    // 7B with ZeRO-3 on 2 GPUs and full recomputation: 56 GB + 3 GB + 2 GB fits
+    // an 80 GB A100 (85.9 GB); a 30 GB reserve tips it over.
+    let base = [("params", "7B"), ("gpus", "2"), ("zero", "3"), ("recompute", "full")];
+    assert!(eval(&base).fits());
+    assert!(!eval(&[base.as_slice(), &[("reserve-gb", "30")]].concat()).fits());
+}
+
+/// Narayanan et al. 2021, §2.2: GPipe keeps the activations of all m
+/// micro-batches, 1F1B at most p. Chen et al. 2016: checkpointing every k
+/// layers keeps L/k inputs and one segment; k = 1 is the article's 2·s·b·h·L.
+#[test]
+fn schedules_and_checkpoint_intervals() {
+    let one = eval(&[("params", "7B"), ("pp", "4"), ("grad-accum", "16")]);
+    let gpipe = eval(&[("params", "7B"), ("pp", "4"), ("grad-accum", "16"), ("schedule", "gpipe")]);
+    assert_eq!(gpipe.per_gpu.activations.get(), 4.0 * one.per_gpu.activations.get());
+    let sbh = 2048.0 * 4096.0;
+    let full = eval(&[("params", "7B"), ("recompute", "full")]);
+    assert_eq!(full.per_gpu.activations.get(), 2.0 * sbh * 32.0);
+    let k1 = eval(&[("params", "7B"), ("recompute", "full"), ("recompute-every", "1")]);
+    assert_eq!(k1.per_gpu.activations.get(), full.per_gpu.activations.get());
+    // k = 4: 8 checkpoints at 2·sbh, the segment's other 3 layers at 34 + 5as/h = 114.
+    let k4 = eval(&[("params", "7B"), ("recompute", "full"), ("recompute-every", "4")]);
+    assert_eq!(k4.per_gpu.activations.get(), sbh * (2.0 * 8.0 + 3.0 * 114.0));
+}
+
+/// Issue 16: "The planner never proposes Llama 3's own pp = 16 on 126 layers."
+/// It now tries the powers of two that do not divide L, sized by the heaviest
+/// stage (⌈126/16⌉ = 8 layers), and each such layout matches the calculator.
+#[test]
+fn planner_proposes_uneven_pipelines() {
+    use tmath::planner::{layouts, pp_choices, PlanOptions};
+    assert!(pp_choices(126).contains(&16));
+    let b = tmath::Settings::from_pairs([("model", "llama-3-405b"), ("gpu", "h100-80gb")]).0.resolve().unwrap();
+    let o = PlanOptions { global_batch: 2048, ..PlanOptions::default() };
+    let ls = layouts(&b, &o, 2048);
+    let l = ls.iter().find(|l| l.tp == 8 && l.pp == 16 && l.fits).expect("t 8 × p 16 fits on 2,048 H100s");
+    let r = tmath::evaluate(&l.config(&b));
+    assert_eq!(r.per_gpu.total().get(), l.needed_bytes);
+    assert!(r.warnings.iter().any(|w| w.code() == "pipeline-uneven"));
+}

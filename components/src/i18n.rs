@@ -84,8 +84,14 @@ pub fn label(lang: Lang, k: K) -> &'static str {
         K::Convention => ("Convention", "계산 방식"),
         K::MaxGpus => ("Largest N searched", "탐색할 최대 N"),
         K::GlobalBatch => ("Global batch G (sequences)", "전역 배치 G (시퀀스)"),
-        K::ReserveGb => ("Reserve per GPU (CUDA, framework)", "GPU당 예비 메모리 (CUDA, 프레임워크)"),
-        K::FragmentationPct => ("Fragmentation", "단편화"),
+        K::ReserveGb => {
+            ("Reserve per GPU (CUDA, NCCL, framework), GB", "GPU당 예비 메모리 (CUDA, NCCL, 프레임워크), GB")
+        }
+        K::FragmentationPct => ("Allocator fragmentation, %", "메모리 단편화, %"),
+        K::Schedule => ("Pipeline schedule", "파이프라인 스케줄"),
+        K::RecomputeEvery => ("Checkpoint every k layers (full recomputation)", "k개 층마다 체크포인트 (전체 재계산)"),
+        K::CpuMem => ("CPU memory per node, GB", "노드당 CPU 메모리, GB"),
+        K::GpusPerNode => ("GPUs per node", "노드당 GPU 수"),
         K::IntraNodeGbs => ("NVLink per GPU", "노드 안 대역폭 (NVLink)"),
         K::InterNodeGbs => ("InfiniBand per GPU", "노드 사이 대역폭 (InfiniBand)"),
         K::TpCrossNode => ("Allow TP across nodes", "노드를 넘는 텐서 병렬 허용"),
@@ -290,6 +296,8 @@ pub fn formula_word(lang: Lang, w: &str) -> &'static str {
         "price" => "가격",
         "max-live" => "최대 상주 파라미터",
         "cpu" => "CPU",
+        "fragmentation" => "단편화 비율",
+        "reserve" => "예비 메모리",
         _ => "?",
     }
 }
@@ -437,6 +445,7 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "part-optimizer" => ("optimizer states", "옵티마이저 상태"),
         "part-activations" => ("activations", "활성값"),
         "part-zero3-live-params" => ("ZeRO-3 live params", "ZeRO-3 상주 파라미터"),
+        "part-reserve" => ("reserve and fragmentation", "예비 메모리와 단편화"),
         "part-overhead" => ("inference overhead (0.2 × weights)", "추론 부가 메모리 (0.2 × 가중치)"),
         "total" => ("total per GPU", "GPU당 합계"),
         "summary" => ("Result at a glance", "결과 요약"),
@@ -485,6 +494,8 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "global-batch-label" => ("global batch", "전역 배치"),
         "sequences" => ("sequences", "시퀀스"),
         "cpu-per-node" => ("CPU memory per node (offload)", "노드당 CPU 메모리 (오프로드)"),
+        "cpu-capacity" => ("the node has", "노드 용량"),
+        "nvme-per-node" => ("NVMe per node (optimizer states)", "노드당 NVMe (옵티마이저 상태)"),
         "inference-note" => ("inference, whole model ≈ 1.2 × weights", "추론, 모델 전체 ≈ 1.2 × 가중치"),
         "stale" => (
             "This combination is impossible; the numbers below are from the last valid one.",
@@ -493,7 +504,6 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "stale-short" => ("⚠ last valid numbers", "⚠ 마지막으로 올바른 값"),
         "on" => ("on", "켬"),
         "off" => ("off", "끔"),
-        "with-reserve" => ("with the planner's reserve", "예비 메모리 포함"),
         "remedies" => ("What would make it fit:", "메모리에 맞추려면:"),
         "remedy-recompute" => ("Full recomputation", "전체 재계산"),
         "remedy-offload" => ("Optimizer offload to CPU", "옵티마이저 CPU 오프로드"),
@@ -516,6 +526,9 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "selective" => ("selective", "선택적"),
         "full" => ("full", "전체"),
         "optimizer" => ("CPU", "CPU로"),
+        "optimizer-nvme" => ("NVMe", "NVMe로"),
+        "1f1b" => ("1F1B (holds min(m, p) micro-batches)", "1F1B (마이크로배치 min(m, p)개 보관)"),
+        "gpipe" => ("GPipe (holds all m)", "GPipe (m개 모두 보관)"),
         "mixed" => ("mixed (16-bit + fp32)", "혼합 정밀도 (16비트 + fp32)"),
         "adamw" => ("AdamW", "AdamW"),
         "adam-8bit" => ("8-bit Adam", "8비트 Adam"),
@@ -560,27 +573,13 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "fp-inf" => ("infinite", "무한대"),
         "fp-scaled" => ("× 1024 (loss scale)", "× 1024 (손실 스케일)"),
         "explain" => ("Show the formula", "식 보기"),
-        "note-article-gradients" => (
-            "The article's 3D formula divides gradients by p only; the megatron convention divides them by t·p.",
-            "원문의 3D 식은 그래디언트를 p로만 나눕니다. Megatron 방식은 t·p로 나눕니다.",
-        ),
-        "note-master-copy" => (
-            "Mixed precision keeps a 4-byte fp32 copy of the weights, counted here as the article does: 2 + 2 + 12\u{a0}=\u{a0}16 bytes/param. Lessons quoting 12 bytes/param (105\u{a0}GB per GPU for 70B on 8 GPUs) forget this copy; 16 gives 140\u{a0}GB.",
-            "혼합 정밀도는 가중치의 4바이트 fp32 사본을 따로 두고, 원문처럼 옵티마이저 상태에 포함합니다: 2 + 2 + 12 = 파라미터당 16바이트. 파라미터당 12바이트로 세는 일부 강의 자료(70B를 GPU 8장에 나누면 GPU당 105\u{a0}GB)는 이 사본을 빠뜨린 것이고, 16바이트로 세면 140\u{a0}GB입니다.",
-        ),
-        "note-pipeline-activations" => (
-            "Pipeline parallelism does not shrink activations: the first stage keeps min(m, p) micro-batches of L/p layers.",
-            "파이프라인 병렬화는 활성값을 줄이지 않습니다: 첫 단계가 L/p개 층의 마이크로배치를 m과 p 중 작은 수만큼 들고 있습니다.",
-        ),
-        "note-live-zero3-only" => ("Only ZeRO-3 gathers parameters on the fly.", "파라미터를 그때그때 모으는 것은 ZeRO-3뿐입니다."),
-        "note-achieved-flops" => (
-            "τ is the achieved FLOP/s, not the datasheet peak: the article cites 150 (GPT-NeoX) and 180 (FlashAttention) per A100; below 115 something is wrong.",
-            "τ는 데이터시트 최대치가 아니라 실제로 낸 FLOP/s입니다: 원문은 A100 한 장당 150(GPT-NeoX), 180(FlashAttention)을 들고, 115보다 낮으면 어딘가 문제가 있다고 합니다.",
-        ),
-        "note-200b" => (
-            "Whatever the Chinchilla point, the article advises against fewer than 200B tokens.",
-            "친칠라 최적점이 어디든, 원문은 2,000억 토큰보다 적게 학습하지 말라고 권합니다.",
-        ),
+        "note-article-gradients" => (tmath::explain::note_english("note-article-gradients"), "원문의 3D 식은 그래디언트를 p로만 나눕니다. Megatron 방식은 t·p로 나눕니다."),
+        "note-master-copy" => (tmath::explain::note_english("note-master-copy"), "혼합 정밀도는 가중치의 4바이트 fp32 사본을 따로 두고, 원문처럼 옵티마이저 상태에 포함합니다: 2 + 2 + 12 = 파라미터당 16바이트. 파라미터당 12바이트로 세는 일부 강의 자료(70B를 GPU 8장에 나누면 GPU당 105\u{a0}GB)는 이 사본을 빠뜨린 것이고, 16바이트로 세면 140\u{a0}GB입니다."),
+        "note-pipeline-activations" => (tmath::explain::note_english("note-pipeline-activations"), "파이프라인 병렬화는 활성값을 줄이지 않습니다: 첫 단계가 L/p개 층의 마이크로배치를 m과 p 중 작은 수만큼 들고 있습니다."),
+        "note-reserve" => (tmath::explain::note_english("note-reserve"), "식에 없는 메모리입니다: CUDA 컨텍스트, NCCL·프레임워크 버퍼(GPU당 1–2\u{a0}GB)와 할당기의 단편화. nvidia-smi에는 보이지만 원문의 식에는 없으므로, 원문 방식에서는 0입니다."),
+        "note-live-zero3-only" => (tmath::explain::note_english("note-live-zero3-only"), "파라미터를 그때그때 모으는 것은 ZeRO-3뿐입니다."),
+        "note-achieved-flops" => (tmath::explain::note_english("note-achieved-flops"), "τ는 데이터시트 최대치가 아니라 실제로 낸 FLOP/s입니다: 원문은 A100 한 장당 150(GPT-NeoX), 180(FlashAttention)을 들고, 115보다 낮으면 어딘가 문제가 있다고 합니다."),
+        "note-200b" => (tmath::explain::note_english("note-200b"), "친칠라 최적점이 어디든, 원문은 2,000억 토큰보다 적게 학습하지 말라고 권합니다."),
         "presets" => ("Lecture presets", "강의용 예시"),
         "exports" => ("Export", "내보내기"),
         "present" => ("Presentation mode", "발표 모드"),
@@ -689,6 +688,19 @@ pub fn warning(lang: Lang, w: &Warning) -> String {
             "원문의 식은 s×s 어텐션 점수를 저장합니다: FlashAttention을 쓰면 활성값은 {}\u{a0}GB입니다",
             format_sig(with_flash / 1e9)
         ),
+        Warning::TpGradients { gradients, total } => format!(
+            "원문은 그래디언트를 p로만 나눕니다: Megatron-LM처럼 t·p로 나누면(계산 방식 Megatron) 그래디언트는 {}\u{a0}GB, 합계는 {}\u{a0}GB입니다",
+            format_sig(gradients / 1e9),
+            format_sig(total / 1e9)
+        ),
+        Warning::CpuMemory { needed, capacity } => format!(
+            "오프로드에 노드당 CPU 메모리 {}\u{a0}GB가 필요한데, 노드에는 {}\u{a0}GB뿐입니다",
+            grouped_sig(needed / 1e9),
+            grouped_sig(capacity / 1e9)
+        ),
+        Warning::OffloadSlower => {
+            "오프로드하면 스텝이 느려집니다: 강의 자료는 30–50%로 잡습니다. 여기 나온 시간과 비용에는 빠져 있습니다".into()
+        }
         Warning::AttentionFlops { share, with_attention } => format!(
             "6PD는 어텐션 연산을 빠뜨립니다: 이 시퀀스 길이에서는 {:.0}% 더 많아 {}\u{a0}FLOPs입니다 (PaLM 부록 B)",
             100.0 * share,

@@ -24,10 +24,13 @@ pub static PAGE: &[Section] = &[
             &[K::GradDtype],
             &[K::Optimizer],
             &[K::Recompute],
+            &[K::RecomputeEvery],
+            &[K::Schedule],
             &[K::SequenceParallel],
             &[K::PartitionActivations],
             &[K::Tsp],
             &[K::Offload],
+            &[K::CpuMem, K::GpusPerNode],
             &[K::MaxLiveParams],
             &[K::Attention],
             &[K::Convention],
@@ -40,6 +43,7 @@ pub static PAGE: &[Section] = &[
             &[K::GpuMem],
             &[K::Tflops],
             &[K::UsdPerGpuHour],
+            &[K::ReserveGb, K::FragmentationPct],
             &[K::InferenceDtype],
             &[K::Context, K::Batch],
             &[K::KvDtype],
@@ -61,8 +65,7 @@ pub static PAGE: &[Section] = &[
 ];
 
 /// The planner's assumptions, under its table.
-pub static PLANNER_OPTIONS: &[K] =
-    &[K::GlobalBatch, K::MaxGpus, K::ReserveGb, K::FragmentationPct, K::IntraNodeGbs, K::InterNodeGbs, K::TpCrossNode];
+pub static PLANNER_OPTIONS: &[K] = &[K::GlobalBatch, K::MaxGpus, K::IntraNodeGbs, K::InterNodeGbs, K::TpCrossNode];
 
 /// A view's figure: its controls (at most six, the first four also on a slide)
 /// and, for the article's views, its height in CSS pixels (the chart takes

@@ -138,16 +138,32 @@ fn receipt(r: &Report) -> String {
         gb(m.optimizer),
         tmath::memory::optimizer_bytes(c.optimizer, c.precision).0,
         r.divisors.optimizer,
-        if r.cpu_per_node.get() > 0.0 { " (offloaded to CPU)" } else { "" }
+        match c.offload {
+            tmath::config::Offload::None => "",
+            tmath::config::Offload::Optimizer => " (offloaded to CPU)",
+            tmath::config::Offload::OptimizerNvme => " (offloaded to NVMe)",
+        }
     );
     s += &format!(
-        "  activations                {}   recompute {}, s {} b {}\n",
+        "  activations                {}   recompute {}{}, s {} b {}{}\n",
         gb(m.activations),
         c.recompute,
+        if c.recompute == tmath::config::Recompute::Full && c.recompute_every > 1 {
+            format!(" every {} layers", c.recompute_every)
+        } else {
+            String::new()
+        },
         c.seq_len,
-        c.micro_batch
+        c.micro_batch,
+        if l.pp > 1 { format!(", {} schedule", c.schedule) } else { String::new() }
     );
     s += &format!("  ZeRO-3 live params         {}\n", gb(m.zero3_live_params));
+    s += &format!(
+        "  reserve, fragmentation     {}   {} GB + {} %\n",
+        gb(m.reserve),
+        format_sig(c.reserve_bytes / 1e9),
+        format_sig(c.fragmentation * 100.0)
+    );
     s += "  ───────────────────────────────────\n";
     s += &format!("  total                      {}\n", gb(m.total()));
     s += &format!(
@@ -162,7 +178,15 @@ fn receipt(r: &Report) -> String {
     };
     s += &format!("  → {verdict}\n");
     if r.cpu_per_node.get() > 0.0 {
-        s += &format!("  CPU memory per node        {}   (offloaded optimizer + fp32 gradients)\n", gb(r.cpu_per_node));
+        s += &format!(
+            "  CPU memory per node        {}   of {} GB: {}\n",
+            gb(r.cpu_per_node),
+            format_sig(c.cpu_mem_bytes / 1e9),
+            if r.cpu_fits() { "fits" } else { "DOES NOT FIT" }
+        );
+    }
+    if r.nvme_per_node.get() > 0.0 {
+        s += &format!("  NVMe per node              {}   (the optimizer states)\n", gb(r.nvme_per_node));
     }
     s += &format!("\nINFERENCE ({}, ×1.2)           {} GB\n", c.inference_dtype, format_sig(r.inference.get() / 1e9));
     s += "\nCOMPUTE\n";
@@ -240,8 +264,8 @@ fn plan(args: &[String]) -> Result<String, String> {
     let mut s = match report.min_gpus {
         Some(m) => format!(
             "minimum GPUs: {m} (with {} GB reserve and {}% fragmentation)\n",
-            options.reserve_bytes / 1e9,
-            options.fragmentation * 100.0
+            format_sig(config.reserve_bytes / 1e9),
+            format_sig(config.fragmentation * 100.0)
         ),
         None => format!("no layout fits on up to {} GPUs\n", options.max_gpus),
     };
@@ -249,10 +273,10 @@ fn plan(args: &[String]) -> Result<String, String> {
         "layouts on {} GPUs, fastest first (global batch ≥ {} sequences):\n",
         report.gpus, options.global_batch
     );
-    s += "   tp   pp     dp  zero  recompute  sp     b     m   GB/GPU  needed   s/step  fits\n";
+    s += "   tp   pp     dp  zero  recompute  sp     b     m   GB/GPU   s/step  fits\n";
     for l in &report.layouts {
         s += &format!(
-            "{:>5}{:>5}{:>7}{:>6}  {:<9}  {:<3}{:>6}{:>6}{:>9}{:>8}{:>9}  {}\n",
+            "{:>5}{:>5}{:>7}{:>6}  {:<9}  {:<3}{:>6}{:>6}{:>9}{:>9}  {}\n",
             l.tp,
             l.pp,
             l.dp,
@@ -261,7 +285,6 @@ fn plan(args: &[String]) -> Result<String, String> {
             if l.sequence_parallel { "on" } else { "off" },
             l.micro_batch,
             l.grad_accum,
-            format_sig(l.per_gpu_bytes / 1e9),
             format_sig(l.needed_bytes / 1e9),
             format_sig(l.step_seconds),
             if l.fits { "yes" } else { "no" }

@@ -259,7 +259,7 @@ test("the planner finds the fewest GPUs and applies a layout", async () => {
   assert.equal(min, plan.min_gpus);
   // The table lists the fastest layouts on the current 16 GPUs; the first applies.
   const first = await page.getAttribute('[data-testid="layouts"] tbody tr', "data-bytes");
-  assert.equal(Number(first), plan.layouts.filter((l) => l.fits)[0].per_gpu_bytes);
+  assert.equal(Number(first), plan.layouts.filter((l) => l.fits)[0].needed_bytes);
   await page.click('[data-testid="layouts"] tbody tr button');
   const after = await waitForQuery(page, (p) => p.has("recompute"));
   const dom = await domBytes(page);

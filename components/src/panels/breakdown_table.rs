@@ -21,6 +21,7 @@ fn item(part: Part) -> Item {
         Part::Optimizer => Item::Optimizer,
         Part::Activations => Item::Activations,
         Part::LiveParams => Item::LiveParams,
+        Part::Reserve => Item::Reserve,
     }
 }
 
@@ -63,6 +64,19 @@ pub fn BreakdownTable(
     let total = move || ctx.shown.with(|r| r.per_gpu.total());
     let capacity = move || ctx.shown.with(|r| r.gpu_mem());
     let cpu = move || ctx.shown.with(|r| r.cpu_per_node);
+    let nvme = move || ctx.shown.with(|r| r.nvme_per_node);
+    // The node's CPU memory has its own verdict (what offload puts there).
+    let cpu_verdict = move || {
+        ctx.shown.with(|r| {
+            let (mark, word) = if r.cpu_fits() { ("✓", "fits") } else { ("✗", "does-not-fit") };
+            format!(
+                "{} {}: {mark}\u{a0}{}",
+                ctx.t("cpu-capacity"),
+                ctx.units().format(tmath::Bytes(r.config.cpu_mem_bytes)),
+                ctx.t(word)
+            )
+        })
+    };
     view! {
         // A table ignores a width: the visually hidden box is a wrapper.
         <div class:sr-only=compact>
@@ -90,6 +104,13 @@ pub fn BreakdownTable(
                     <tr data-testid="cpu-per-node" data-bytes=text(move || cpu().get().to_string())>
                         <th scope="row"><Tr key="cpu-per-node" /></th>
                         <td class="num">{text(move || ctx.units().format(cpu()))}</td>
+                        <td class="detail" class:warn=move || ctx.shown.with(|r| !r.cpu_fits())>{cpu_verdict}</td>
+                    </tr>
+                </Show>
+                <Show when=move || { nvme().get() > 0.0 }>
+                    <tr data-testid="nvme-per-node" data-bytes=text(move || nvme().get().to_string())>
+                        <th scope="row"><Tr key="nvme-per-node" /></th>
+                        <td class="num">{text(move || ctx.units().format(nvme()))}</td>
                         <td></td>
                     </tr>
                 </Show>

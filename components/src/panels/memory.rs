@@ -116,6 +116,7 @@ pub fn part_key(part: Part) -> &'static str {
         Part::Optimizer => "part-optimizer",
         Part::Activations => "part-activations",
         Part::LiveParams => "part-zero3-live-params",
+        Part::Reserve => "part-reserve",
     }
 }
 

@@ -86,12 +86,15 @@ pub fn PlannerView(
             </Show>
             <p class="detail">
                 {move || {
+                    let (reserve, fragmentation) = base.with(|r| {
+                        r.as_ref().map_or((0.0, 0.0), |r| (r.config.reserve_bytes / 1e9, r.config.fragmentation * 100.0))
+                    });
                     ctx.plan.with(|o| {
                         format!(
                             "{} {}\u{a0}GB + {}% · {} G\u{a0}=\u{a0}{} · NVLink\u{a0}{}\u{a0}GB/s · InfiniBand\u{a0}{}\u{a0}GB/s",
                             ctx.t("reserve"),
-                            o.reserve_bytes / 1e9,
-                            o.fragmentation * 100.0,
+                            reserve,
+                            fragmentation,
                             ctx.t("global-batch-label"),
                             o.global_batch,
                             o.intra_node_bytes_per_s / 1e9,
@@ -135,7 +138,7 @@ pub fn PlannerView(
                                 .map(|l| {
                                     let pairs = l.to_pairs();
                                     view! {
-                                        <tr data-bytes=l.per_gpu_bytes.to_string()>
+                                        <tr data-bytes=l.needed_bytes.to_string()>
                                             <td>{l.tp}</td>
                                             <td>{l.pp}</td>
                                             <td>{l.dp}</td>
