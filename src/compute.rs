@@ -1,6 +1,6 @@
 //! Compute (article, "Compute Requirements"), time, money and Chinchilla.
 
-use crate::config::{Config, Recompute};
+use crate::config::{Config, Convention, Recompute};
 use crate::units::{Flops, Params, Tokens};
 use serde::Serialize;
 
@@ -48,9 +48,24 @@ impl Flops {
     }
 }
 
-/// The whole run's compute with recomputation.
+/// The whole run's compute with recomputation. Under `megatron` the forward
+/// and backward passes count attention too (PaLM's 12·L·h·s per token, split
+/// 1 : 2 as the matrix products are), and full recomputation re-runs that forward.
 pub fn compute(c: &Config) -> ComputeBreakdown {
-    ComputeBreakdown { recompute: recompute_flops(c), ..training_flops(c.active_params, c.tokens) }
+    match c.convention {
+        Convention::Article => {
+            ComputeBreakdown { recompute: recompute_flops(c), ..training_flops(c.active_params, c.tokens) }
+        }
+        Convention::Megatron => {
+            let total = flops_with_attention(c).get();
+            let forward = total / 3.0;
+            let recompute = match c.recompute {
+                Recompute::Full => Flops(forward),
+                _ => recompute_flops(c),
+            };
+            ComputeBreakdown { forward: Flops(forward), backward: Flops(total - forward), recompute }
+        }
+    }
 }
 
 /// Training FLOPs with attention (PaLM, Chowdhery et al. 2022, Appendix B):

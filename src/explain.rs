@@ -17,6 +17,7 @@ pub fn note_english(key: &str) -> &'static str {
         "note-live-zero3-only" => "Only ZeRO-3 gathers parameters on the fly.",
         "note-achieved-flops" => "τ is the achieved FLOP/s, not the datasheet peak: the article cites 150 (GPT-NeoX) and 180 (FlashAttention) per A100; below 115 something is wrong.",
         "note-200b" => "Whatever the Chinchilla point, the article advises against fewer than 200B tokens.",
+        "note-hardware-flops" => "Model FLOPs, as published runs report them: recomputation is left out here and lengthens the time instead (hardware work at the same achieved FLOP/s).",
         "note-reserve" => "What the formulas leave out: the CUDA context, NCCL and framework buffers (1–2\u{a0}GB per GPU), and the allocator's fragmentation. nvidia-smi shows them; the article's formulas do not, so they are 0 under its convention.",
         _ => "",
     }
@@ -173,6 +174,15 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
     let div = |x: f64| if x == 1.0 { String::new() } else { format!(" ÷ {}", n(x)) };
     let z = c.zero;
     let megatron = c.convention == Convention::Megatron || c.tsp;
+    let megatron_compute = c.convention == Convention::Megatron;
+    // Time follows what the GPUs execute: under `megatron`, C plus the recomputation.
+    let hardware = |f: &str| {
+        if megatron_compute && r.compute.recompute.get() > 0.0 {
+            f.replacen('C', "(C + C_recompute)", 1)
+        } else {
+            f.to_string()
+        }
+    };
     match item {
         Item::Model => Explanation {
             formula: format!("{{bytes}} · P ÷ (t·p{})", if z.shards_params() { "·d" } else { "" }),
@@ -336,6 +346,20 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
             sources: &[Cite::Article(Section::ModelWeights), Cite::Article(Section::TotalInferenceMemory)],
             note: None,
         },
+        Item::Flops if megatron_compute => Explanation {
+            formula: "(6 · P + 12 · L · h · s) · D".into(),
+            substituted: format!(
+                "(6 · {} + 12 · {} · {} · {}) · {} = {} FLOPs",
+                format_count(c.active_params.get()),
+                c.arch.layers,
+                c.arch.hidden,
+                c.seq_len,
+                format_count(c.tokens.get()),
+                n(r.flops().get())
+            ),
+            sources: &[Cite::Paper("PaLM (Chowdhery et al. 2022), Appendix B"), Cite::Paper("Megatron-LM")],
+            note: Some("note-hardware-flops"),
+        },
         Item::Flops => Explanation {
             formula: match c.recompute {
                 Recompute::None => "6 · P · D".into(),
@@ -361,16 +385,21 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
             note: None,
         },
         Item::GpuHours => Explanation {
-            formula: "C ÷ τ ÷ 3600".into(),
-            substituted: format!("{} ÷ {} ÷ 3600 = {}", n(r.flops().get()), n(c.flops_per_gpu), n(r.gpu_hours())),
+            formula: hardware("C ÷ τ ÷ 3600"),
+            substituted: format!(
+                "{} ÷ {} ÷ 3600 = {}",
+                n(r.hardware_flops().get()),
+                n(c.flops_per_gpu),
+                n(r.gpu_hours())
+            ),
             sources: &[Cite::Article(Section::ComputeRequirements)],
             note: Some("note-achieved-flops"),
         },
         Item::Days => Explanation {
-            formula: "C ÷ (N · τ) ÷ 86 400".into(),
+            formula: hardware("C ÷ (N · τ) ÷ 86 400"),
             substituted: format!(
                 "{} ÷ ({} · {}) ÷ 86400 = {}",
-                n(r.flops().get()),
+                n(r.hardware_flops().get()),
                 c.layout.gpus(),
                 n(c.flops_per_gpu),
                 n(r.days())

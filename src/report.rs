@@ -231,14 +231,24 @@ impl Report {
     pub fn inference_per_gpu(&self) -> Bytes {
         (self.inference / self.config.layout.model_parallel() as f64).whole()
     }
+    /// The run's model FLOPs: the article's C, recomputation included (its
+    /// 8PD with full recomputation); under `megatron`, the model FLOPs with
+    /// attention, recomputation left out (it is hardware work, not the model's).
     pub fn flops(&self) -> Flops {
+        match self.config.convention {
+            Convention::Article => self.compute.total(),
+            Convention::Megatron => self.compute.forward + self.compute.backward,
+        }
+    }
+    /// What the GPUs execute, recomputation included: time and cost follow it.
+    pub fn hardware_flops(&self) -> Flops {
         self.compute.total()
     }
     pub fn gpu_hours(&self) -> f64 {
-        compute::gpu_hours(self.flops(), self.config.flops_per_gpu)
+        compute::gpu_hours(self.hardware_flops(), self.config.flops_per_gpu)
     }
     pub fn days(&self) -> f64 {
-        compute::days(self.flops(), self.config.layout.gpus(), self.config.flops_per_gpu)
+        compute::days(self.hardware_flops(), self.config.layout.gpus(), self.config.flops_per_gpu)
     }
     pub fn petaflop_days(&self) -> f64 {
         compute::petaflop_days(self.flops())
@@ -348,7 +358,7 @@ pub fn warnings(c: &Config, m: &MemoryBreakdown) -> Vec<Warning> {
     }
     let (six_pd, with_attention) =
         (6.0 * c.active_params.get() * c.tokens.get(), compute::flops_with_attention(c).get());
-    if with_attention > 1.1 * six_pd {
+    if c.convention == Convention::Article && with_attention > 1.1 * six_pd {
         w.push(Warning::AttentionFlops { share: with_attention / six_pd - 1.0, with_attention });
     }
     w
@@ -437,6 +447,7 @@ impl Serialize for Report {
         o.serialize_field("flops_forward", &self.compute.forward.get())?;
         o.serialize_field("flops_backward", &self.compute.backward.get())?;
         o.serialize_field("flops_recompute", &self.compute.recompute.get())?;
+        o.serialize_field("hardware_flops", &self.hardware_flops().get())?;
         o.serialize_field("tokens_per_param", &self.tokens_per_param())?;
         o.serialize_field("pipeline_bubble", &self.bubble())?;
         o.serialize_field("bubble_fraction", &self.bubble_fraction())?;

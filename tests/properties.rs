@@ -140,7 +140,7 @@ proptest! {
         let (none, selective, full) = (at(Recompute::None), at(Recompute::Selective), at(Recompute::Full));
         prop_assert!(full.per_gpu.activations <= selective.per_gpu.activations);
         prop_assert!(selective.per_gpu.activations <= none.per_gpu.activations);
-        prop_assert!(none.flops() <= selective.flops() && selective.flops() <= full.flops());
+        prop_assert!(none.hardware_flops() <= selective.hardware_flops() && selective.hardware_flops() <= full.hardware_flops());
     }
 
     #[test]

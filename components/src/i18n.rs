@@ -576,6 +576,10 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "note-article-gradients" => (tmath::explain::note_english("note-article-gradients"), "원문의 3D 식은 그래디언트를 p로만 나눕니다. Megatron 방식은 t·p로 나눕니다."),
         "note-master-copy" => (tmath::explain::note_english("note-master-copy"), "혼합 정밀도는 가중치의 4바이트 fp32 사본을 따로 두고, 원문처럼 옵티마이저 상태에 포함합니다: 2 + 2 + 12 = 파라미터당 16바이트. 파라미터당 12바이트로 세는 일부 강의 자료(70B를 GPU 8장에 나누면 GPU당 105\u{a0}GB)는 이 사본을 빠뜨린 것이고, 16바이트로 세면 140\u{a0}GB입니다."),
         "note-pipeline-activations" => (tmath::explain::note_english("note-pipeline-activations"), "파이프라인 병렬화는 활성값을 줄이지 않습니다: 첫 단계가 L/p개 층의 마이크로배치를 m과 p 중 작은 수만큼 들고 있습니다."),
+        "note-hardware-flops" => (
+            tmath::explain::note_english("note-hardware-flops"),
+            "공개된 학습 기록처럼 모델 FLOPs로 셉니다: 재계산은 여기서 빼고, 대신 학습 시간을 늘립니다(같은 실측 FLOP/s로 하드웨어가 하는 일).",
+        ),
         "note-reserve" => (tmath::explain::note_english("note-reserve"), "식에 없는 메모리입니다: CUDA 컨텍스트, NCCL·프레임워크 버퍼(GPU당 1–2\u{a0}GB)와 할당기의 단편화. nvidia-smi에는 보이지만 원문의 식에는 없으므로, 원문 방식에서는 0입니다."),
         "note-live-zero3-only" => (tmath::explain::note_english("note-live-zero3-only"), "파라미터를 그때그때 모으는 것은 ZeRO-3뿐입니다."),
         "note-achieved-flops" => (tmath::explain::note_english("note-achieved-flops"), "τ는 데이터시트 최대치가 아니라 실제로 낸 FLOP/s입니다: 원문은 A100 한 장당 150(GPT-NeoX), 180(FlashAttention)을 들고, 115보다 낮으면 어딘가 문제가 있다고 합니다."),

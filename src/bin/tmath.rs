@@ -191,11 +191,13 @@ fn receipt(r: &Report) -> String {
     s += &format!("\nINFERENCE ({}, ×1.2)           {} GB\n", c.inference_dtype, format_sig(r.inference.get() / 1e9));
     s += "\nCOMPUTE\n";
     s += &format!(
-        "  FLOPs                      {:>10}   forward {} + backward {} + recompute {}\n",
+        "  FLOPs                      {:>10}   forward {} + backward {}{} recompute {}{}\n",
         format_sig(r.flops().get()),
         format_sig(r.compute.forward.get()),
         format_sig(r.compute.backward.get()),
-        format_sig(r.compute.recompute.get())
+        if r.hardware_flops() != r.flops() { ";" } else { " +" },
+        format_sig(r.compute.recompute.get()),
+        if r.hardware_flops() != r.flops() { " (hardware work: in the time, not the FLOPs)" } else { "" }
     );
     s += &format!("  PetaFLOP-days              {:>10}\n", format_sig(r.petaflop_days()));
     s += &format!(

@@ -32,12 +32,12 @@ pub fn ActivationsView(
     let units = Signal::derive(move || ctx.units());
     let bars = Signal::derive(move || {
         r.with(|r| {
-            let none = r.with(|c| c.recompute = Recompute::None).flops().get();
+            let none = r.with(|c| c.recompute = Recompute::None).hardware_flops().get();
             Recompute::ALL
                 .iter()
                 .map(|&mode| {
                     let alt = r.with(|c| c.recompute = mode);
-                    let extra = 100.0 * (alt.flops().get() / none - 1.0);
+                    let extra = 100.0 * (alt.hardware_flops().get() / none - 1.0);
                     Bar {
                         label: ctx.t(bar_key(mode)).to_string(),
                         sub: format!("{} +{}%", ctx.t("compute-short"), tmath::units::format_sig(extra)),
