@@ -175,12 +175,22 @@ pub struct Layout {
     pub tp: u64,
     pub pp: u64,
     pub dp: u64,
+    /// Context parallelism: each rank holds s/cp of every sequence (1: none).
+    pub cp: u64,
 }
 
 impl Layout {
-    /// N = t·p·d.
+    /// t·p·d without context parallelism.
+    pub const fn new(tp: u64, pp: u64, dp: u64) -> Layout {
+        Layout { tp, pp, dp, cp: 1 }
+    }
+    /// N = t·p·cp·d.
     pub fn gpus(self) -> u64 {
-        self.tp * self.pp * self.dp
+        self.tp * self.pp * self.cp * self.dp
+    }
+    /// d·cp: the ranks over which ZeRO and the distributed optimizer shard.
+    pub fn shard_group(self) -> u64 {
+        self.dp * self.cp
     }
     /// t·p: the GPUs that share one model replica.
     pub fn model_parallel(self) -> u64 {
@@ -261,14 +271,32 @@ impl Architecture {
         self.count(self.top_k.min(self.experts))
     }
 
+    /// Parameters of the routed experts (their MLPs, not the router or shared experts).
+    pub fn expert_params(self) -> Params {
+        if !self.is_moe() {
+            return Params(0.0);
+        }
+        Params(self.layers as f64 * self.mlp_matrices() * (self.hidden * self.moe_ffn) as f64 * self.experts as f64)
+    }
+
+    /// The embedding matrices: V·h, twice when untied.
+    pub fn embedding_params(self) -> Params {
+        let vh = (self.vocab * self.hidden) as f64;
+        Params(if self.tie_embeddings { vh } else { 2.0 * vh })
+    }
+
+    fn mlp_matrices(self) -> f64 {
+        match self.mlp {
+            Mlp::Gelu => 2.0,
+            Mlp::Swiglu => 3.0,
+        }
+    }
+
     fn count(self, experts_used: u64) -> Params {
         let (l, h, v) = (self.layers as f64, self.hidden as f64, self.vocab as f64);
         let d_head = h / self.heads as f64;
         let attention = 2.0 * h * h + 2.0 * h * self.kv_heads as f64 * d_head;
-        let g = match self.mlp {
-            Mlp::Gelu => 2.0,
-            Mlp::Swiglu => 3.0,
-        };
+        let g = self.mlp_matrices();
         let mlp = if self.is_moe() {
             g * h * self.moe_ffn as f64 * (experts_used + self.shared_experts) as f64 + h * self.experts as f64
         } else {
@@ -327,5 +355,7 @@ pub struct Config {
     /// CPU memory per node (bytes) and GPUs per node, for offload.
     pub cpu_mem_bytes: f64,
     pub gpus_per_node: u64,
+    /// Expert parallelism: experts ÷ ep within the d·cp ranks (1: none).
+    pub ep: u64,
     pub convention: Convention,
 }

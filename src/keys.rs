@@ -438,23 +438,32 @@ key_table! {
         name: "pp", aliases: &[], kind: whole(1, 1_000_000), help: help!("pipeline-parallel degree p"),
         access: Access::Calc { get: |s| int(s.pp), shown: None, set: |s, v| s.pp = v.whole() },
     },
+    Cp => Key {
+        name: "cp", aliases: &[], kind: whole(1, 1_000_000), help: help!("context-parallel degree: each rank holds s/cp of every sequence"),
+        access: Access::Calc { get: |s| int(s.cp), shown: None, set: |s, v| s.cp = v.whole() },
+    },
+    Ep => Key {
+        name: "ep", aliases: &[], kind: whole(1, 1_000_000),
+        help: help!("expert-parallel degree: divides the experts and dp·cp; N unchanged"),
+        access: Access::Calc { get: |s| int(s.ep), shown: None, set: |s, v| s.ep = v.whole() },
+    },
     Dp => Key {
         name: "dp", aliases: &[], kind: whole(1, 1_000_000_000), help: help!("data-parallel degree d"),
         access: Access::Calc {
             get: |s| s.dp.map(|x| Value::Num(x as f64)),
             shown: Some(|s| {
-                let mp = s.tp.saturating_mul(s.pp).max(1);
+                let mp = s.tp.saturating_mul(s.pp).saturating_mul(s.cp).max(1);
                 Value::Num(s.dp.or(s.gpus.map(|n| (n / mp).max(1))).unwrap_or(1) as f64)
             }),
             set: |s, v| s.dp = Some(v.whole()),
         },
     },
     Gpus => Key {
-        name: "gpus", aliases: &[], kind: whole(1, 1_000_000_000), help: help!("GPUs N = t·p·d"),
+        name: "gpus", aliases: &[], kind: whole(1, 1_000_000_000), help: help!("GPUs N = t·p·cp·d"),
         access: Access::Calc {
             get: |s| s.gpus.map(|x| Value::Num(x as f64)),
             shown: Some(|s| {
-                let n = s.gpus.unwrap_or(s.tp.saturating_mul(s.pp).saturating_mul(s.dp.unwrap_or(1)));
+                let n = s.gpus.unwrap_or(s.tp.saturating_mul(s.pp).saturating_mul(s.cp).saturating_mul(s.dp.unwrap_or(1)));
                 Value::Num(n as f64)
             }),
             set: |s, v| s.gpus = Some(v.whole()),

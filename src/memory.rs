@@ -217,12 +217,24 @@ pub fn activations(c: &Config) -> Bytes {
     } else {
         held * stage as f64
     };
-    let bytes = Bytes(sbh * layers * factor);
-    if c.partition_activations && !sp {
-        bytes / t as f64
-    } else {
-        bytes
+    let bytes = Bytes(sbh * layers * factor + megatron_ends(c, held));
+    let bytes = if c.partition_activations && !sp { bytes / t as f64 } else { bytes };
+    // Context parallelism: each rank holds s/cp of every sequence (its scores s/cp × s).
+    bytes / c.layout.cp as f64
+}
+
+/// Under `megatron`, the ends of the model as Megatron-LM's estimator counts
+/// them: the first stage's input embedding for each micro-batch it holds (8
+/// bytes per token id and a 1-byte dropout mask per value, s·b·(8 + h)), and
+/// with one stage the output layer and the loss, 4·s·b·h·(1 + V/h)/t.
+fn megatron_ends(c: &Config, held: f64) -> f64 {
+    if c.convention != Convention::Megatron {
+        return 0.0;
     }
+    let (s, b, h, v) = (c.seq_len as f64, c.micro_batch as f64, c.arch.hidden as f64, c.arch.vocab as f64);
+    let embedding = s * b * (8.0 + h) * held;
+    let output = if c.layout.pp == 1 { 4.0 * s * b * h * (1.0 + v / h) / c.layout.tp as f64 } else { 0.0 };
+    embedding + output
 }
 
 /// How far each model state is divided over the GPUs.
@@ -233,23 +245,49 @@ pub struct Divisors {
     pub optimizer: f64,
 }
 
-/// Divisors of the model states (article, "Sharded Optimizers" and "3D Parallelism"):
+/// How far the busiest GPU's weights and gradients are divided before ZeRO:
 ///
-/// - article: M/(p·t), G/p, O/(p·t); ZeRO-1 O/N; ZeRO-2 also G/(p·d); ZeRO-3 also M/N.
-///   (The article divides gradients by p only; kept verbatim.)
-/// - megatron (and TSP): every state ÷ t·p, then ZeRO divides by d as above.
+/// - article: P/(t·p), gradients P/p (its 3D formula, verbatim); TSP: both t·p;
+/// - megatron: the busiest pipeline stage is the first, ⌈L/p⌉ layers plus the
+///   input embedding (Megatron-LM's "most loaded shard"), all ÷ t; with p = 1
+///   that is the whole model ÷ t.
+///
+/// With expert parallelism (`ep` > 1) the routed experts are divided by ep as
+/// well. Shares are taken of the shape's exact count and applied to P.
+fn state_divisors(c: &Config, ep: u64) -> (f64, f64) {
+    let Layout { tp, pp, .. } = c.layout;
+    let (t, p) = (tp as f64, pp as f64);
+    let a = c.arch;
+    let exact = a.exact_params().get();
+    let experts = a.expert_params().get();
+    // The share that stays when the experts are divided by ep (1 without experts or ep).
+    let split = if ep > 1 { 1.0 - experts / exact * (1.0 - 1.0 / ep as f64) } else { 1.0 };
+    if c.convention == Convention::Megatron && pp > 1 {
+        let emb = a.embedding_params().get();
+        let held = a.layers.div_ceil(pp) as f64 / a.layers as f64;
+        let layers = exact - emb - a.hidden as f64;
+        let routed = experts * held * (1.0 / ep as f64 - 1.0);
+        let stage = (layers * held + routed + (a.vocab * a.hidden) as f64) / (t * exact);
+        return (1.0 / stage, 1.0 / stage);
+    }
+    let model = t * p / split;
+    let grads = if c.convention == Convention::Article && !c.tsp { p / split } else { model };
+    (model, grads)
+}
+
+/// Divisors of the model states ([`state_divisors`]), and with ZeRO the
+/// replica's states divided again over the d·cp ranks the distributed
+/// optimizer shards over (expert states over t·ep·(d·cp/ep), the same).
+/// Article: M/(p·t), G/p, O/(p·t); ZeRO-1 O/N; ZeRO-2 also G/(p·d); ZeRO-3 also M/N.
 pub fn divisors(c: &Config) -> Divisors {
-    let Layout { tp, pp, dp } = c.layout;
-    let (t, p, d) = (tp as f64, pp as f64, dp as f64);
     let z = c.zero;
-    let grad_base = match (c.convention, c.tsp) {
-        (Convention::Article, false) => p,
-        _ => t * p,
-    };
+    let group = c.layout.shard_group() as f64;
+    let (model, grads) = state_divisors(c, c.ep);
+    let (model_replica, grads_replica) = state_divisors(c, 1);
     Divisors {
-        model: t * p * if z.shards_params() { d } else { 1.0 },
-        gradients: grad_base * if z.shards_gradients() { d } else { 1.0 },
-        optimizer: t * p * if z.shards_optimizer() { d } else { 1.0 },
+        model: if z.shards_params() { model_replica * group } else { model },
+        gradients: if z.shards_gradients() { grads_replica * group } else { grads },
+        optimizer: if z.shards_optimizer() { model_replica * group } else { model },
     }
 }
 

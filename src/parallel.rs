@@ -32,7 +32,8 @@ pub fn tokens_per_step(c: &Config) -> f64 {
 /// 2·(d−1)/d × the gradient bytes of its model-parallel shard; ZeRO-1/2 the
 /// same (reduce-scatter + all-gather); ZeRO-3 1.5× that (Rajbhandari et al. 2020, §7).
 pub fn dp_comm_bytes(c: &Config) -> Bytes {
-    let d = c.layout.dp as f64;
+    // The gradients are reduced over the d·cp ranks that hold the same weights.
+    let d = c.layout.shard_group() as f64;
     let shard = c.params.get() / c.layout.model_parallel() as f64;
     let ring = 2.0 * (d - 1.0) / d * shard * gradient_bytes(c.grad_dtype).0;
     let zero3 = if c.zero >= ZeroStage::ALL[3] { 1.5 } else { 1.0 };

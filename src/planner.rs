@@ -83,7 +83,7 @@ impl Plan {
     /// The calculator's configuration for this layout.
     pub fn config(&self, base: &Config) -> Config {
         Config {
-            layout: Layout { tp: self.tp, pp: self.pp, dp: self.dp },
+            layout: Layout { cp: base.layout.cp, ..Layout::new(self.tp, self.pp, self.dp) },
             zero: self.zero,
             recompute: self.recompute,
             sequence_parallel: self.sequence_parallel,
@@ -123,7 +123,7 @@ fn bandwidth(group: u64, stride: u64, c: &Config, o: &PlanOptions) -> f64 {
 
 /// Estimated seconds per optimizer step (see the module comment).
 pub fn step_seconds(c: &Config, o: &PlanOptions) -> f64 {
-    let Layout { tp, pp, dp } = c.layout;
+    let Layout { tp, pp, dp, .. } = c.layout;
     let n = c.layout.gpus() as f64;
     let tokens = parallel::tokens_per_step(c);
     let per_token = crate::compute::compute(c).total().get() / c.tokens.get();
@@ -185,10 +185,16 @@ pub fn pp_choices(layers: u64) -> Vec<u64> {
 /// Each keeps the global batch exactly: b·m·d = G.
 pub fn layouts(base: &Config, o: &PlanOptions, n: u64) -> Vec<Plan> {
     let mut out = Vec::new();
-    for t in tp_choices(base, o, n) {
-        for p in pp_choices(base.arch.layers).into_iter().filter(|&p| (n / t).is_multiple_of(p)) {
-            let d = n / (t * p);
-            if !o.global_batch.is_multiple_of(d) {
+    // Context parallelism is kept as given: t·p·d = N/cp.
+    let cp = base.layout.cp;
+    if !n.is_multiple_of(cp) {
+        return out;
+    }
+    let m = n / cp;
+    for t in tp_choices(base, o, m) {
+        for p in pp_choices(base.arch.layers).into_iter().filter(|&p| (m / t).is_multiple_of(p)) {
+            let d = m / (t * p);
+            if !o.global_batch.is_multiple_of(d) || !(d * cp).is_multiple_of(base.ep) {
                 continue;
             }
             for (zero, recompute, sp) in strategies(t, p) {
@@ -257,7 +263,7 @@ pub fn sort(rows: &mut [Plan], order: Order) {
 /// at data-parallel degree d: micro-batch 1, and m ≥ p so the pipeline fills.
 fn leanest(base: &Config, t: u64, p: u64, d: u64, zero: ZeroStage, recompute: Recompute, sp: bool) -> Config {
     Config {
-        layout: Layout { tp: t, pp: p, dp: d },
+        layout: Layout { cp: base.layout.cp, ..Layout::new(t, p, d) },
         zero,
         recompute,
         sequence_parallel: sp,
@@ -277,6 +283,7 @@ pub fn min_gpus(base: &Config, o: &PlanOptions) -> Option<u64> {
     let mut best: Option<u64> = None;
     let tp_limit = if o.tp_cross_node { o.max_gpus } else { base.gpus_per_node.min(o.max_gpus) };
     let batch_divisors = divisors(o.global_batch);
+    let cp = base.layout.cp;
     for t in divisors(base.arch.heads).into_iter().filter(|&t| t <= tp_limit) {
         for p in pp_choices(base.arch.layers).into_iter().filter(|&p| t * p <= o.max_gpus) {
             // m = G/d ≥ p: the pipeline fills.
@@ -284,7 +291,11 @@ pub fn min_gpus(base: &Config, o: &PlanOptions) -> Option<u64> {
                 .iter()
                 .copied()
                 .filter(|&d| {
-                    t * p * d <= o.max_gpus && o.global_batch / d >= p && whole_nodes(t * p * d, base.gpus_per_node)
+                    let n = t * p * cp * d;
+                    n <= o.max_gpus
+                        && o.global_batch / d >= p
+                        && whole_nodes(n, base.gpus_per_node)
+                        && (d * cp).is_multiple_of(base.ep)
                 })
                 .collect();
             for (zero, recompute, sp) in strategies(t, p) {
@@ -304,7 +315,7 @@ pub fn min_gpus(base: &Config, o: &PlanOptions) -> Option<u64> {
                         lo = mid + 1;
                     }
                 }
-                let n = t * p * ds[lo];
+                let n = t * p * cp * ds[lo];
                 if best.is_none_or(|b| n < b) {
                     best = Some(n);
                 }

@@ -174,12 +174,8 @@ mod tests {
             let applied = s.resolve().unwrap();
             assert_eq!(per_gpu(&applied) <= applied.gpu_mem_bytes, x.fits, "{x:?}");
         }
-        assert!(for_config(&Config {
-            layout: crate::config::Layout { tp: 1, pp: 1, dp: 16 },
-            recompute: Recompute::Full,
-            ..c
-        })
-        .is_empty());
+        assert!(for_config(&Config { layout: crate::config::Layout::new(1, 1, 16), recompute: Recompute::Full, ..c })
+            .is_empty());
     }
 
     /// 70B on 64 A100s without ZeRO: ZeRO-3 with full recomputation fits on

@@ -407,6 +407,8 @@ impl Serialize for Report {
         o.serialize_field("tp", &c.layout.tp)?;
         o.serialize_field("pp", &c.layout.pp)?;
         o.serialize_field("dp", &c.layout.dp)?;
+        o.serialize_field("cp", &c.layout.cp)?;
+        o.serialize_field("ep", &c.ep)?;
         o.serialize_field(
             "per_gpu_bytes",
             &PerGpu {

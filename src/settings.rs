@@ -38,9 +38,11 @@ pub struct Settings {
     pub moe_ffn: Option<u64>,
     pub tp: u64,
     pub pp: u64,
-    /// Unset: N/(t·p), or 1.
+    pub cp: u64,
+    pub ep: u64,
+    /// Unset: N/(t·p·cp), or 1.
     pub dp: Option<u64>,
-    /// Unset: t·p·d.
+    /// Unset: t·p·cp·d.
     pub gpus: Option<u64>,
     pub precision: Precision,
     /// Unset: the model dtype (article), fp32 under the megatron convention.
@@ -121,6 +123,8 @@ impl Default for Settings {
             moe_ffn: None,
             tp: 1,
             pp: 1,
+            cp: 1,
+            ep: 1,
             dp: None,
             gpus: None,
             precision: Precision::Mixed,
@@ -156,10 +160,14 @@ impl Default for Settings {
 /// A combination that no GPU cluster can have.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ConfigError {
-    /// N ≠ t·p·d.
-    GpuMismatch { gpus: u64, tp: u64, pp: u64, dp: u64 },
-    /// N is not a multiple of t·p, so d = N/(t·p) is not whole.
-    GpusNotDivisible { gpus: u64, tp: u64, pp: u64 },
+    /// N ≠ t·p·cp·d.
+    GpuMismatch { gpus: u64, tp: u64, pp: u64, cp: u64, dp: u64 },
+    /// N is not a multiple of t·p·cp, so d = N/(t·p·cp) is not whole.
+    GpusNotDivisible { gpus: u64, tp: u64, pp: u64, cp: u64 },
+    /// Expert parallelism splits the experts of a layer: ep must divide E.
+    EpNotDividingExperts { ep: u64, experts: u64 },
+    /// Expert-parallel groups are carved from the d·cp ranks: ep must divide d·cp.
+    EpNotDividingDataParallel { ep: u64, ranks: u64 },
     /// t must divide the heads (article, "3D parallelism"; Megatron splits heads).
     TpNotDividingHeads { tp: u64, heads: u64 },
     /// t·p·d beyond 10⁹ GPUs.
@@ -177,11 +185,23 @@ pub enum ConfigError {
 impl fmt::Display for ConfigError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ConfigError::GpuMismatch { gpus, tp, pp, dp } => {
+            ConfigError::GpuMismatch { gpus, tp, pp, cp: 1, dp } => {
                 write!(f, "gpus {gpus} ≠ tp·pp·dp = {tp}·{pp}·{dp} = {}", tp * pp * dp)
             }
-            ConfigError::GpusNotDivisible { gpus, tp, pp } => {
+            ConfigError::GpuMismatch { gpus, tp, pp, cp, dp } => {
+                write!(f, "gpus {gpus} ≠ tp·pp·cp·dp = {tp}·{pp}·{cp}·{dp} = {}", tp * pp * cp * dp)
+            }
+            ConfigError::GpusNotDivisible { gpus, tp, pp, cp: 1 } => {
                 write!(f, "gpus {gpus} is not a multiple of tp·pp = {}", tp * pp)
+            }
+            ConfigError::GpusNotDivisible { gpus, tp, pp, cp } => {
+                write!(f, "gpus {gpus} is not a multiple of tp·pp·cp = {}", tp * pp * cp)
+            }
+            ConfigError::EpNotDividingExperts { ep, experts } => {
+                write!(f, "ep {ep} does not divide the {experts} experts")
+            }
+            ConfigError::EpNotDividingDataParallel { ep, ranks } => {
+                write!(f, "ep {ep} does not divide dp·cp = {ranks}")
             }
             ConfigError::TpNotDividingHeads { tp, heads } => {
                 write!(f, "tp {tp} does not divide the {heads} attention heads")
@@ -217,6 +237,7 @@ impl ConfigError {
             ConfigError::KvHeadsNotDividingHeads { .. } => K::KvHeads,
             ConfigError::TopKAboveExperts { .. } => K::TopK,
             ConfigError::ActiveAboveParams { .. } => K::ActiveParams,
+            ConfigError::EpNotDividingExperts { .. } | ConfigError::EpNotDividingDataParallel { .. } => K::Ep,
         }
     }
 }
@@ -391,20 +412,24 @@ impl Settings {
     /// Checks the combination and builds the [`Config`].
     pub fn resolve(&self) -> Result<Config, ConfigError> {
         let arch = self.architecture();
-        let (tp, pp) = (self.tp, self.pp);
-        let mp = tp.checked_mul(pp).filter(|&x| x <= 1_000_000_000).ok_or(ConfigError::TooManyGpus)?;
+        let (tp, pp, cp) = (self.tp, self.pp, self.cp);
+        let mp = tp
+            .checked_mul(pp)
+            .and_then(|x| x.checked_mul(cp))
+            .filter(|&x| x <= 1_000_000_000)
+            .ok_or(ConfigError::TooManyGpus)?;
         let dp = match (self.gpus, self.dp) {
             (None, None) => 1,
             (None, Some(dp)) => dp,
             (Some(gpus), None) => {
                 if !gpus.is_multiple_of(mp) {
-                    return Err(ConfigError::GpusNotDivisible { gpus, tp, pp });
+                    return Err(ConfigError::GpusNotDivisible { gpus, tp, pp, cp });
                 }
                 gpus / mp
             }
             (Some(gpus), Some(dp)) => {
                 if mp.checked_mul(dp) != Some(gpus) {
-                    return Err(ConfigError::GpuMismatch { gpus, tp, pp, dp });
+                    return Err(ConfigError::GpuMismatch { gpus, tp, pp, cp, dp });
                 }
                 dp
             }
@@ -424,11 +449,17 @@ impl Settings {
         if arch.top_k > arch.experts {
             return Err(ConfigError::TopKAboveExperts { top_k: arch.top_k, experts: arch.experts });
         }
+        if !arch.experts.is_multiple_of(self.ep) {
+            return Err(ConfigError::EpNotDividingExperts { ep: self.ep, experts: arch.experts });
+        }
+        if !(dp * cp).is_multiple_of(self.ep) {
+            return Err(ConfigError::EpNotDividingDataParallel { ep: self.ep, ranks: dp * cp });
+        }
         let (params, active) = (self.resolved_params().get(), self.resolved_active_params().get());
         if active > params {
             return Err(ConfigError::ActiveAboveParams { active, params });
         }
-        Ok(self.build(Layout { tp, pp, dp }))
+        Ok(self.build(Layout { tp, pp, dp, cp }))
     }
 
     /// The [`Config`] of these settings on `layout`, which [`Settings::resolve`] has checked.
@@ -476,6 +507,7 @@ impl Settings {
             fragmentation: self.resolved_fragmentation_pct() / 100.0,
             cpu_mem_bytes: self.cpu_mem * 1e9,
             gpus_per_node: self.gpus_per_node,
+            ep: self.ep,
             convention: self.convention,
         }
     }
@@ -485,7 +517,7 @@ impl Default for Config {
     /// The configuration of [`Settings::default`] on one GPU, built without a
     /// fallible step (the page shows it when a link opens on an impossible combination).
     fn default() -> Self {
-        Settings::default().build(Layout { tp: 1, pp: 1, dp: 1 })
+        Settings::default().build(Layout::new(1, 1, 1))
     }
 }
 
@@ -528,11 +560,11 @@ mod tests {
     #[test]
     fn gpus_and_degrees() {
         let c = settings(&[("gpus", "64"), ("tp", "8")]).resolve().unwrap();
-        assert_eq!(c.layout, Layout { tp: 8, pp: 1, dp: 8 });
+        assert_eq!(c.layout, Layout::new(8, 1, 8));
         let e = settings(&[("gpus", "64"), ("tp", "8"), ("dp", "4")]).resolve().unwrap_err();
-        assert_eq!(e, ConfigError::GpuMismatch { gpus: 64, tp: 8, pp: 1, dp: 4 });
+        assert_eq!(e, ConfigError::GpuMismatch { gpus: 64, tp: 8, pp: 1, cp: 1, dp: 4 });
         let e = settings(&[("gpus", "12"), ("tp", "8")]).resolve().unwrap_err();
-        assert_eq!(e, ConfigError::GpusNotDivisible { gpus: 12, tp: 8, pp: 1 });
+        assert_eq!(e, ConfigError::GpusNotDivisible { gpus: 12, tp: 8, pp: 1, cp: 1 });
         let e = settings(&[("tp", "3")]).resolve().unwrap_err();
         assert_eq!(e, ConfigError::TpNotDividingHeads { tp: 3, heads: 32 });
     }

@@ -117,3 +117,34 @@ fn planner_keys_parse() {
     assert!(errors.is_empty());
     assert_eq!(back, s);
 }
+
+/// Context and expert parallelism are kept as given: every layout on N GPUs
+/// has t·p·cp·d = N, ep dividing d·cp, and the calculator's bytes and verdict.
+#[test]
+fn planner_keeps_cp_and_ep() {
+    let pairs = [
+        ("model", "mixtral-8x7b"),
+        ("seq-len", "32768"),
+        ("cp", "2"),
+        ("ep", "4"),
+        ("dp", "2"),
+        ("convention", "megatron"),
+    ];
+    let b = base(&pairs);
+    let o = PlanOptions { global_batch: 64, ..PlanOptions::default() };
+    let ls = layouts(&b, &o, 64);
+    assert!(!ls.is_empty());
+    for l in ls.iter().take(40) {
+        let c = l.config(&b);
+        assert_eq!(c.layout.gpus(), 64);
+        assert!((c.layout.dp * c.layout.cp).is_multiple_of(4));
+        let mut all: Vec<(String, String)> = pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        all.extend(l.to_pairs().into_iter().map(|(k, v)| (k.to_string(), v)));
+        let (s, errors) = Settings::from_pairs(all);
+        assert!(errors.is_empty());
+        let r = evaluate(&s.resolve().unwrap());
+        assert_eq!((r.per_gpu.total().get(), r.fits()), (l.needed_bytes, l.fits), "{l:?}");
+    }
+    let n = min_gpus(&b, &o).expect("Mixtral fits somewhere");
+    assert!(n.is_multiple_of(2));
+}

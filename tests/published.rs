@@ -132,10 +132,17 @@ fn article_3d_zero1_formula() {
     // A with t = 4: s·b·h·L·(10 + 24/t + 5as/(ht)), then ÷ t for partitioning.
     let a = 2048.0 * 6144.0 * 44.0 * (10.0 + 24.0 / t + 5.0 * 64.0 * 2048.0 / (6144.0 * t));
     assert_close(r.per_gpu.activations.get(), a / t, 1e-12, "A/t");
-    // The megatron convention divides gradients by t as well (a labelled refinement).
+    // The megatron convention divides gradients by t as well (a labelled
+    // refinement), and sizes the first stage: ⌈44/4⌉ = 11 layers and the input
+    // embedding V·h (Megatron-LM's "most loaded shard").
     let mut m = pairs.to_vec();
     m.extend([("convention", "megatron"), ("grad-dtype", "fp16")]);
-    assert_eq!(eval(&m).per_gpu.gradients.get(), 2.0 * p / (pp * t));
+    let m = eval(&m);
+    let a = m.config.arch;
+    let (exact, emb) = (a.exact_params().get(), (a.vocab * a.hidden) as f64);
+    let stage = ((exact - emb - a.hidden as f64) * 11.0 / 44.0 + emb) / (t * exact);
+    assert_close(m.per_gpu.gradients.get(), 2.0 * p * stage, 1e-9, "first stage");
+    assert_close(m.per_gpu.gradients.get(), 2.0 * p / (pp * t), 0.03, "about 2P/(p·t)");
 }
 
 /// Korthikanti et al. 2022, Table 2: activations per layer, and §5's figures:
@@ -186,10 +193,16 @@ fn korthikanti_figure_1() {
         assert!(present.fits(), "{model} present work: {}", present.per_gpu.total().get() / GB);
         let cut = baseline.per_gpu.activations / present.per_gpu.activations;
         assert!((4.5..6.5).contains(&cut), "{model}: activations ÷ {cut}");
-        // Megatron holds 18 bytes/param: fp16 weights, fp32 gradients, fp32 master + Adam.
+        // Megatron holds 18 bytes/param: fp16 weights, fp32 gradients, fp32
+        // master + Adam, of the first stage: ⌈L/p⌉ layers and the input embedding.
         let states = present.per_gpu.model_states().get();
         let p = present.config.params.get();
-        assert_close(states, 18.0 * p / (8.0 * pp.parse::<f64>().unwrap()), 1e-9, model);
+        let a = present.config.arch;
+        let stages = pp.parse::<u64>().unwrap();
+        let emb = (a.vocab * a.hidden) as f64;
+        let stage = if stages == 1 { p } else { (p - emb) * a.layers.div_ceil(stages) as f64 / a.layers as f64 + emb };
+        // (Shares are of the exact count: "1T" is 1,008B, hence 0.1 %.)
+        assert_close(states, 18.0 * stage / 8.0, 1e-3, model);
     }
 }
 
@@ -331,7 +344,9 @@ fn tsp_divides_everything() {
     let one = eval(&[("model", "llama-2-13b"), ("convention", "megatron")]);
     let tsp = eval(&[("model", "llama-2-13b"), ("convention", "megatron"), ("tp", "8"), ("tsp", "1")]);
     assert_close(tsp.per_gpu.model_states().get(), one.per_gpu.model_states().get() / 8.0, 1e-9, "states");
-    assert_close(tsp.per_gpu.activations.get(), one.per_gpu.activations.get() / 8.0, 1e-9, "activations");
+    // All but the input embedding's s·b·(8 + h), which Megatron-LM's estimator does not split.
+    let emb = 4096.0 * (8.0 + 5120.0);
+    assert_close(tsp.per_gpu.activations.get(), (one.per_gpu.activations.get() - emb) / 8.0 + emb, 1e-9, "activations");
 }
 
 /// ZeRO-Offload: the optimizer leaves the GPU; CPU holds it plus fp32 gradients.
@@ -471,8 +486,10 @@ fn activations_generalised_and_flash() {
     let flash = eval(&[("model", "llama-2-70b"), ("seq-len", "4096"), ("attention", "flash")]);
     assert_eq!(flash.per_gpu.activations.get(), sbhl * 34.0);
     let megatron = eval(&[("model", "llama-2-70b"), ("seq-len", "4096"), ("convention", "megatron")]);
-    assert_eq!(megatron.per_gpu.activations.get(), sbhl * (10.0 + 4.0 + 4.0 * 8.0 / 64.0 + 4.0 * 3.5));
-    assert_close(megatron.per_gpu.activations.get() / GB, 76.5, 0.001, "76.5 GB");
+    // Plus Megatron-LM's ends: the input embedding s·b·(8 + h), the output layer and loss 4·s·b·h·(1 + V/h).
+    let ends = 4096.0 * (8.0 + 8192.0) + 4.0 * 4096.0 * 8192.0 * (1.0 + 32000.0 / 8192.0);
+    assert_eq!(megatron.per_gpu.activations.get(), sbhl * (10.0 + 4.0 + 4.0 * 8.0 / 64.0 + 4.0 * 3.5) + ends);
+    assert_close((megatron.per_gpu.activations.get() - ends) / GB, 76.5, 0.001, "76.5 GB");
 }
 
 /// Issue 16: "70B ZeRO-3 with offload on 4 GPUs 'fits' while it needs 1.1 TB of
@@ -585,4 +602,33 @@ fn recomputation_is_hardware_work_under_megatron() {
     assert_close(full.days() / none.days(), 4.0 / 3.0, 1e-12, "time follows the hardware work");
     let article = eval(&[base.as_slice(), &[("recompute", "full")]].concat());
     assert_close(article.flops().get() / (6.0 * article.config.active_params.get() * 15.6e12), 8.0 / 6.0, 1e-12, "8PD");
+}
+
+/// SPEC "Parallelism keys": context parallelism (N = t·p·cp·d; each rank holds
+/// s/cp of every sequence; ZeRO shards over d·cp) and expert parallelism
+/// (divides E and d·cp; the routed experts' weights, gradients and optimizer
+/// states ÷ ep·t; N unchanged). Mixtral 8x7B (Jiang et al. 2024): 8 experts of
+/// 3·h·f = 3·4096·14336 per layer, 32 layers: 45.1B of its 46.7B are routed experts.
+#[test]
+fn context_and_expert_parallelism() {
+    let one = eval(&[("params", "7B"), ("seq-len", "8192")]);
+    let cp = eval(&[("params", "7B"), ("seq-len", "8192"), ("cp", "4"), ("dp", "2"), ("zero", "1")]);
+    assert_eq!(cp.config.layout.gpus(), 8);
+    assert_eq!(cp.per_gpu.activations.get(), one.per_gpu.activations.get() / 4.0);
+    assert_eq!(cp.per_gpu.optimizer.get(), 84.0 * GB / 8.0);
+    let experts = 32.0 * 3.0 * 4096.0 * 14336.0 * 8.0;
+    assert_close(experts / 46.7e9, 0.966, 0.001, "routed share");
+    let m = eval(&[("model", "mixtral-8x7b"), ("dp", "8")]);
+    let ep = eval(&[("model", "mixtral-8x7b"), ("dp", "8"), ("ep", "8")]);
+    let p = m.config.params.get();
+    assert_close(ep.per_gpu.model.get(), 2.0 * (p - experts + experts / 8.0), 1e-9, "experts ÷ 8");
+    assert_eq!(ep.config.layout.gpus(), 8);
+    // With the distributed optimizer the expert states shard over t·ep·(d·cp/ep): the same as without ep.
+    let z = |ep: &str| eval(&[("model", "mixtral-8x7b"), ("dp", "8"), ("ep", ep), ("zero", "1")]).per_gpu.optimizer;
+    assert_eq!(z("8"), z("1"));
+    for bad in [[("ep", "3"), ("dp", "3")], [("ep", "4"), ("dp", "2")]] {
+        let (s, errors) = tmath::Settings::from_pairs([[("model", "mixtral-8x7b")].as_slice(), &bad].concat());
+        assert!(errors.is_empty());
+        assert!(s.resolve().is_err(), "{bad:?}");
+    }
 }

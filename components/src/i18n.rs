@@ -88,6 +88,8 @@ pub fn label(lang: Lang, k: K) -> &'static str {
             ("Reserve per GPU (CUDA, NCCL, framework), GB", "GPU당 예비 메모리 (CUDA, NCCL, 프레임워크), GB")
         }
         K::FragmentationPct => ("Allocator fragmentation, %", "메모리 단편화, %"),
+        K::Cp => ("Context parallel cp", "컨텍스트 병렬 cp"),
+        K::Ep => ("Expert parallel ep (MoE)", "전문가 병렬 ep (MoE)"),
         K::Schedule => ("Pipeline schedule", "파이프라인 스케줄"),
         K::RecomputeEvery => ("Checkpoint every k layers (full recomputation)", "k개 층마다 체크포인트 (전체 재계산)"),
         K::CpuMem => ("CPU memory per node, GB", "노드당 CPU 메모리, GB"),
@@ -787,11 +789,23 @@ pub fn config_error(lang: Lang, e: &ConfigError) -> String {
         return e.to_string();
     }
     match e {
-        ConfigError::GpuMismatch { gpus, tp, pp, dp } => {
+        ConfigError::GpuMismatch { gpus, tp, pp, cp: 1, dp } => {
             format!("GPU {gpus}장 ≠ t·p·d\u{a0}=\u{a0}{tp}·{pp}·{dp} = {}", tp * pp * dp)
         }
-        ConfigError::GpusNotDivisible { gpus, tp, pp } => {
+        ConfigError::GpuMismatch { gpus, tp, pp, cp, dp } => {
+            format!("GPU {gpus}장 ≠ t·p·cp·d\u{a0}=\u{a0}{tp}·{pp}·{cp}·{dp} = {}", tp * pp * cp * dp)
+        }
+        ConfigError::GpusNotDivisible { gpus, tp, pp, cp: 1 } => {
             format!("GPU {gpus}장이 t·p\u{a0}=\u{a0}{}의 배수가 아닙니다", tp * pp)
+        }
+        ConfigError::GpusNotDivisible { gpus, tp, pp, cp } => {
+            format!("GPU {gpus}장이 t·p·cp\u{a0}=\u{a0}{}의 배수가 아닙니다", tp * pp * cp)
+        }
+        ConfigError::EpNotDividingExperts { ep, experts } => {
+            format!("층당 전문가 {experts}개를 전문가 병렬 크기(ep\u{a0}=\u{a0}{ep})로 나눌 수 없습니다")
+        }
+        ConfigError::EpNotDividingDataParallel { ep, ranks } => {
+            format!("d·cp\u{a0}=\u{a0}{ranks}를 전문가 병렬 크기(ep\u{a0}=\u{a0}{ep})로 나눌 수 없습니다")
         }
         ConfigError::TpNotDividingHeads { tp, heads } => {
             format!("t\u{a0}=\u{a0}{tp}가 어텐션 헤드 {heads}개를 나누지 못합니다")

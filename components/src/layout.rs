@@ -15,7 +15,10 @@ pub struct Section {
 pub static PAGE: &[Section] = &[
     Section { legend: "section-model", rows: &[&[K::Model], &[K::Params], &[K::SeqLen], &[K::MicroBatch]] },
     // Right after the model: on a phone the GPU count and the ZeRO stage are near the top.
-    Section { legend: "section-parallel", rows: &[&[K::Gpus], &[K::Zero], &[K::Tp, K::Pp], &[K::Dp], &[K::GradAccum]] },
+    Section {
+        legend: "section-parallel",
+        rows: &[&[K::Gpus], &[K::Zero], &[K::Tp, K::Pp], &[K::Cp, K::Ep], &[K::Dp], &[K::GradAccum]],
+    },
     Section { legend: "section-data", rows: &[&[K::Tokens]] },
     Section {
         legend: "section-training",

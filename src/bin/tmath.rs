@@ -108,7 +108,7 @@ fn receipt(r: &Report) -> String {
     let mut s = String::new();
     let name = c.model.map_or_else(|| format!("{} parameters", format_count(c.params.get())), |m| m.label.to_string());
     s += &format!(
-        "{name}, {} precision, {}, ZeRO-{}, {} {} = t {} × p {} × d {}, {} ({} convention)\n\n",
+        "{name}, {} precision, {}, ZeRO-{}, {} {} = t {} × p {}{} × d {}{}, {} ({} convention)\n\n",
         c.precision,
         c.optimizer,
         c.zero.get(),
@@ -116,7 +116,9 @@ fn receipt(r: &Report) -> String {
         if l.gpus() == 1 { "GPU" } else { "GPUs" },
         l.tp,
         l.pp,
+        if l.cp > 1 { format!(" × cp {}", l.cp) } else { String::new() },
         l.dp,
+        if c.ep > 1 { format!(", ep {}", c.ep) } else { String::new() },
         c.gpu.label,
         c.convention
     );

@@ -29,7 +29,15 @@ fn options(ctx: Ctx, key: K, kind: Options) -> Vec<(String, String)> {
         }
         Options::Gpus => GPUS.iter().map(|g| (g.name.to_string(), g.label.to_string())).collect(),
         Options::HeadDivisors => numbered(ctx.settings.with(|s| divisors(s.architecture().heads, 64, s.tp))),
-        Options::LayerDivisors => numbered(ctx.settings.with(|s| divisors(s.architecture().layers, 128, s.pp))),
+        // The divisors of L and the uneven pipelines the planner tries (405B: 16 stages of 126 layers).
+        Options::LayerDivisors => numbered(ctx.settings.with(|s| {
+            let mut d: Vec<u64> =
+                tmath::planner::pp_choices(s.architecture().layers).into_iter().filter(|&p| p <= 128).collect();
+            if let Err(at) = d.binary_search(&s.pp) {
+                d.insert(at, s.pp);
+            }
+            d
+        })),
         Options::ZeroStages => (0..=3).map(|z| (z.to_string(), format!("ZeRO-{z}"))).collect(),
         Options::Choices => {
             let lang = ctx.lang.get();

@@ -16,7 +16,7 @@ pub enum Options {
     Gpus,
     /// Divisors of the heads (tensor parallelism), up to a limit.
     HeadDivisors,
-    /// Divisors of the layers (pipeline parallelism), up to a limit.
+    /// Pipeline degrees: divisors of the layers and powers of two, up to a limit.
     LayerDivisors,
     /// ZeRO stages 0–3.
     ZeroStages,

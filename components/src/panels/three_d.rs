@@ -22,14 +22,14 @@ pub fn ThreeDView(
     let units = Signal::derive(move || ctx.units());
     let bars = Signal::derive(move || {
         r.with(|r| {
-            let Layout { tp, pp, dp } = r.config.layout;
+            let Layout { tp, pp, dp, .. } = r.config.layout;
             let n = tp * pp * dp;
             // Each axis alone with data parallelism, on the same N; an axis of 1 adds no bar.
             let first = if n == 1 { "axis-none" } else { "axis-d" };
-            let mut layouts = vec![(first, Layout { tp: 1, pp: 1, dp: n })];
+            let mut layouts = vec![(first, Layout::new(1, 1, n))];
             if tp > 1 && pp > 1 {
-                layouts.push(("axis-td", Layout { tp, pp: 1, dp: n / tp }));
-                layouts.push(("axis-pd", Layout { tp: 1, pp, dp: n / pp }));
+                layouts.push(("axis-td", Layout::new(tp, 1, n / tp)));
+                layouts.push(("axis-pd", Layout::new(1, pp, n / pp)));
             }
             if tp > 1 || pp > 1 {
                 layouts.push(("axis-tpd", r.config.layout));
@@ -51,7 +51,7 @@ pub fn ThreeDView(
     let capacity = Signal::derive(move || r.with(|r| r.config.gpu_mem_bytes));
     let layout_line = move || {
         r.with(|r| {
-            let Layout { tp, pp, dp } = r.config.layout;
+            let Layout { tp, pp, dp, .. } = r.config.layout;
             format!("N = t·p·d\u{a0}=\u{a0}{tp}·{pp}·{dp} = {}", tp * pp * dp)
         })
     };
