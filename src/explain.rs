@@ -6,7 +6,7 @@ use crate::memory::{
     config_activation_factor, gradient_bytes, inference_weight_bytes, micro_batches_held, model_bytes, optimizer_bytes,
 };
 use crate::report::Report;
-use crate::units::{format_count, format_sig, ByteUnit, Bytes};
+use crate::units::{format_count, ByteUnit, Bytes};
 
 /// The English of a formula's teaching note (the page has its Korean; the JSON lists them).
 pub fn note_english(key: &str) -> &'static str {
@@ -156,12 +156,7 @@ pub struct Explanation {
 
 /// Three significant digits without a fraction's trailing zeros: 8, 13.3, 0.5.
 fn n(x: f64) -> String {
-    let s = format_sig(x);
-    if s.contains('.') && !s.contains('e') {
-        s.trim_end_matches('0').trim_end_matches('.').to_string()
-    } else {
-        s
-    }
+    crate::units::format_short(x)
 }
 
 /// The explanation of `item` for `r`, bytes in `unit`.

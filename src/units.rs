@@ -265,6 +265,16 @@ pub fn format_sig(x: f64) -> String {
     format!("{x:.decimals$}")
 }
 
+/// Three significant digits without a fraction's trailing zeros: 8, 13.3, 62.5, 1024.
+pub fn format_short(x: f64) -> String {
+    let s = format_sig(x);
+    if s.contains('.') && !s.contains('e') {
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        s
+    }
+}
+
 /// Groups the thousands of a number's integer part: 3000 → 3,000, 1234.5 → 1,234.5;
 /// a number in exponent form stays as it is.
 pub fn group_thousands(s: &str) -> String {

@@ -3,7 +3,7 @@
 use std::process::ExitCode;
 use tmath::json;
 use tmath::keys::{self as settings, Kind, SettingError, State, Target, K, KEYS};
-use tmath::units::{format_count, format_sig};
+use tmath::units::{format_count, format_short, format_sig};
 use tmath::{evaluate, Report, Settings};
 
 /// One line of `--help` per key of the given targets, derived from the key
@@ -127,19 +127,19 @@ fn receipt(r: &Report) -> String {
         "  weights                    {}   {} bytes/param ÷ {}\n",
         gb(m.model),
         tmath::memory::model_bytes(c.precision).0,
-        r.divisors.model
+        format_short(r.divisors.model)
     );
     s += &format!(
         "  gradients                  {}   {} bytes/param ÷ {}\n",
         gb(m.gradients),
         tmath::memory::gradient_bytes(c.grad_dtype).0,
-        r.divisors.gradients
+        format_short(r.divisors.gradients)
     );
     s += &format!(
         "  optimizer states           {}   {} bytes/param ÷ {}{}\n",
         gb(m.optimizer),
         tmath::memory::optimizer_bytes(c.optimizer, c.precision).0,
-        r.divisors.optimizer,
+        format_short(r.divisors.optimizer),
         match c.offload {
             tmath::config::Offload::None => "",
             tmath::config::Offload::Optimizer => " (offloaded to CPU)",

@@ -17,7 +17,7 @@ const KEEP = new Set([
   "ZeRO", "ZeRO-R", "MoE", "TSP", "FSDP", "AdamW", "Adam", "SGD", "Megatron", "DeepSpeed", "EleutherAI", "CC", "BY", "PNG",
   "JSON", "CSV", "USD", "NaN", "A100", "H100", "H200", "H800", "B200", "MI300X", "MI325X", "L40S", "RTX", "GeForce", "Instinct",
   "V100", "Llama", "Mistral", "Mixtral", "DeepSeek-V3", "DeepSeek", "Pythia", "GPT", "GPT-3", "GPT-NeoX", "NeoX", "Qwen",
-  "Gemma", "LLaMA", "MT-NLG", "NCCL", "nvidia-smi", "NVMe", "GPipe", "1F1B", "fp32", "fp16", "bf16", "fp8", "int8", "int4", "e4m3", "e5m2", "English", "FLOP", "LLM", "FlashAttention",
+  "Gemma", "LLaMA", "MT-NLG", "NCCL", "nvidia-smi", "cp", "ep", "NVMe", "GPipe", "1F1B", "fp32", "fp16", "bf16", "fp8", "int8", "int4", "e4m3", "e5m2", "English", "FLOP", "LLM", "FlashAttention",
   // The English term in parentheses where a Korean term first appears (the glossary in i18n.rs).
   "live", "parameters", "active",
   // The article's symbols: C ≈ 6PD.

@@ -5,16 +5,21 @@
 use plotters::style::RGBColor;
 
 /// Segment colours by part: weights, gradients, optimizer, activations, live
-/// params, inference overhead. Distinguishable for the common colour-vision
-/// deficiencies (Okabe–Ito); charts also hatch them, so colour is never the only signal.
-pub const PALETTE: [RGBColor; 6] = [
+/// params, reserve and fragmentation, inference overhead. Distinguishable for
+/// the common colour-vision deficiencies (Okabe–Ito); charts also hatch them,
+/// so colour is never the only signal.
+pub const PALETTE: [RGBColor; 7] = [
     RGBColor(0, 114, 178),
     RGBColor(230, 159, 0),
     RGBColor(0, 158, 115),
     RGBColor(204, 121, 167),
     RGBColor(86, 180, 233),
     RGBColor(153, 153, 153),
+    RGBColor(240, 228, 66),
 ];
+
+/// The palette index of the serving bar's overhead (after the parts of [`tmath::memory::Part`]).
+pub const OVERHEAD: usize = 6;
 
 /// The palette colour of a part (the last colour for anything beyond).
 pub fn color(part: usize) -> RGBColor {

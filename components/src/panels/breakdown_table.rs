@@ -46,7 +46,7 @@ pub fn BreakdownTable(
                         Part::Optimizer => (per_param[2].0, r.divisors.optimizer),
                         _ => return String::new(),
                     };
-                    format!("{} ÷ {d}", crate::i18n::bytes_per_param(ctx.lang.get(), b))
+                    format!("{} ÷ {}", crate::i18n::bytes_per_param(ctx.lang.get(), b), tmath::units::format_short(d))
                 })
             };
             view! {

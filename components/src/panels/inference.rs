@@ -46,7 +46,7 @@ pub fn InferenceView(
                     Bar {
                         label: name.to_string(),
                         sub: i18n::bytes_per_param_short(lang, bytes),
-                        segments: vec![weights.get(), 0.0, 0.0, 0.0, 0.0, overhead.get()],
+                        segments: vec![weights.get(), 0.0, 0.0, 0.0, 0.0, 0.0, overhead.get()],
                         current: bytes == current.0,
                     }
                 })
@@ -54,8 +54,9 @@ pub fn InferenceView(
         })
     });
     let capacity = Signal::derive(move || r.with(|r| r.config.gpu_mem_bytes));
-    let legend =
-        Signal::derive(move || vec![(0, ctx.t("part-model").to_string()), (5, ctx.t("part-overhead").to_string())]);
+    let legend = Signal::derive(move || {
+        vec![(0, ctx.t("part-model").to_string()), (crate::charts::theme::OVERHEAD, ctx.t("part-overhead").to_string())]
+    });
     let formula = move || {
         r.with(|r| {
             let c = &r.config;

@@ -125,6 +125,22 @@ pub fn legend(ctx: Ctx, parts: &'static [Part]) -> Signal<Vec<(usize, String)>> 
     Signal::derive(move || parts.iter().map(|&p| (p as usize, ctx.t(part_key(p)).to_string())).collect())
 }
 
+/// The legend of what some bar shows: a part at zero in every bar is left out
+/// (no "ZeRO-3 live params" without ZeRO-3), the serving overhead named when shown.
+pub fn legend_of(ctx: Ctx, bars: Signal<Vec<Bar>>) -> Signal<Vec<(usize, String)>> {
+    Signal::derive(move || {
+        bars.with(|bars| {
+            let shown = |i: usize| bars.iter().any(|b| b.segments.get(i).is_some_and(|&x| x > 0.0));
+            let parts = Part::ALL.iter().map(|&p| (p as usize, part_key(p)));
+            parts
+                .chain(std::iter::once((crate::charts::theme::OVERHEAD, "part-overhead")))
+                .filter(|&(i, _)| shown(i))
+                .map(|(i, key)| (i, ctx.t(key).to_string()))
+                .collect()
+        })
+    })
+}
+
 /// The capacity line's label, tracked: "GPU memory 85.9 GB = 80 GiB" (the
 /// GiB the driver reports beside the GB the page counts in), or "80.0 GiB".
 pub fn capacity_label(ctx: Ctx, r: Memo<Report>) -> Signal<String> {
@@ -155,7 +171,7 @@ fn training_and_inference(ctx: Ctx) -> Vec<Bar> {
             Bar { label: ctx.t("training").to_string(), segments: segments(r), current: true, ..Bar::default() },
             Bar {
                 label: inference_label,
-                segments: vec![weights, 0.0, 0.0, 0.0, 0.0, serving - weights],
+                segments: vec![weights, 0.0, 0.0, 0.0, 0.0, 0.0, serving - weights],
                 ..Bar::default()
             },
         ]
@@ -209,7 +225,6 @@ pub fn MemoryView(
     let capacity = Signal::derive(move || ctx.shown.with(|r| r.config.gpu_mem_bytes));
     let fits = move || ctx.shown.with(|r| r.fits());
     let summary = Signal::derive(move || format!("{}: {}", ctx.t("total"), verdict(ctx)));
-    let parts: &'static [Part] = &Part::ALL;
     view! {
         <p
             class="verdict"
@@ -234,7 +249,7 @@ pub fn MemoryView(
             testid="memory-chart"
             size=mode.chart(300.0)
             font=mode.font()
-            legend=legend(ctx, parts)
+            legend=legend_of(ctx, bars)
         />
         {(mode == Mode::Page).then(|| {
             let remedies = Signal::derive(move || ctx.result.with(|r| r.as_ref().map(|r| tmath::remedy::for_config(&r.config)).unwrap_or_default()));

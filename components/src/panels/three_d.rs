@@ -2,7 +2,7 @@
 //! data parallelism alone, tensor × data, pipeline × data, and this run's
 //! t × p × d, each bar one GPU's memory; how far each state is divided.
 
-use super::memory::{capacity_label, legend, segments};
+use super::memory::{capacity_label, legend_of, segments};
 use super::Mode;
 use crate::bind::text;
 use crate::charts::geometry::Bar;
@@ -10,7 +10,6 @@ use crate::charts::stacked_bars::StackedBars;
 use crate::ctx::use_ctx;
 use leptos::prelude::*;
 use tmath::config::Layout;
-use tmath::memory::Part;
 
 #[component]
 pub fn ThreeDView(
@@ -58,20 +57,20 @@ pub fn ThreeDView(
     let divided = move || {
         r.with(|r| {
             let d = &r.divisors;
-            // The divisors are whole numbers of GPUs.
+            // Whole numbers of GPUs, but for megatron's first stage (embedding included) or experts ÷ ep.
+            let f = tmath::units::format_short;
             format!(
                 "{} ÷\u{a0}{} · {} ÷\u{a0}{} · {} ÷\u{a0}{}",
                 ctx.t("part-model"),
-                d.model,
+                f(d.model),
                 ctx.t("part-gradients"),
-                d.gradients,
+                f(d.gradients),
                 ctx.t("part-optimizer"),
-                d.optimizer
+                f(d.optimizer)
             )
         })
     };
     let summary = Signal::derive(move || format!("{}; {}", layout_line(), divided()));
-    let parts: &'static [Part] = &Part::ALL;
     view! {
         <p class="result-line" data-testid="layout-3d" data-gpus=text(move || r.with(|r| r.config.layout.gpus()).to_string())>
             <strong>{text(layout_line)}</strong>
@@ -87,7 +86,7 @@ pub fn ThreeDView(
             testid="three-d-chart"
             size=mode.chart(260.0)
             font=mode.font()
-            legend=legend(ctx, parts)
+            legend=legend_of(ctx, bars)
         />
     }
 }

@@ -1,6 +1,6 @@
 //! The configuration under ZeRO 0, 1, 2 and 3 side by side: the ZeRO paper's figure, live.
 
-use super::memory::{capacity_label, legend, segments};
+use super::memory::{capacity_label, legend_of, segments};
 use super::Mode;
 use crate::bind::text;
 use crate::charts::geometry::Bar;
@@ -8,7 +8,6 @@ use crate::charts::stacked_bars::StackedBars;
 use crate::ctx::use_ctx;
 use leptos::prelude::*;
 use tmath::config::ZeroStage;
-use tmath::memory::Part;
 
 #[component]
 pub fn ZeroView(
@@ -47,7 +46,6 @@ pub fn ZeroView(
                 .join(", ")
         })
     });
-    let parts: &'static [Part] = &Part::ALL;
     view! {
         <StackedBars
             bars=bars
@@ -58,7 +56,7 @@ pub fn ZeroView(
             testid="zero-chart"
             size=mode.chart(240.0)
             font=mode.font()
-            legend=legend(ctx, parts)
+            legend=legend_of(ctx, bars)
         />
         <ul class="zero-list">
             {(0..4)
