@@ -34,6 +34,7 @@ pub mod report;
 pub mod settings;
 pub mod sweep;
 pub mod units;
+pub mod validation;
 
 pub use config::Config;
 pub use report::{evaluate, Report, Warning};

@@ -225,14 +225,17 @@ pub fn activations(c: &Config) -> Bytes {
 
 /// Under `megatron`, the ends of the model as Megatron-LM's estimator counts
 /// them: the first stage's input embedding for each micro-batch it holds (8
-/// bytes per token id and a 1-byte dropout mask per value, s·b·(8 + h)), and
-/// with one stage the output layer and the loss, 4·s·b·h·(1 + V/h)/t.
+/// bytes per token id and a 1-byte dropout mask per value, s·b·(8 + h); ÷ t
+/// with sequence parallelism, which scatters the embedding's output over the
+/// tensor ranks), and with one stage the output layer and the loss,
+/// 4·s·b·h·(1 + V/h)/t.
 fn megatron_ends(c: &Config, held: f64) -> f64 {
     if c.convention != Convention::Megatron {
         return 0.0;
     }
     let (s, b, h, v) = (c.seq_len as f64, c.micro_batch as f64, c.arch.hidden as f64, c.arch.vocab as f64);
-    let embedding = s * b * (8.0 + h) * held;
+    let sp = (c.sequence_parallel || c.tsp) && c.layout.tp > 1;
+    let embedding = s * b * (8.0 + h) * held / if sp { c.layout.tp as f64 } else { 1.0 };
     let output = if c.layout.pp == 1 { 4.0 * s * b * h * (1.0 + v / h) / c.layout.tp as f64 } else { 0.0 };
     embedding + output
 }

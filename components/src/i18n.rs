@@ -496,6 +496,29 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "global-batch-label" => ("global batch", "전역 배치"),
         "sequences" => ("sequences", "시퀀스"),
         "cpu-per-node" => ("CPU memory per node (offload)", "노드당 CPU 메모리 (오프로드)"),
+        "validation-title" => ("How close is this to reality?", "이 계산은 실제와 얼마나 가까운가"),
+        "validation-intro" => (
+            "Published runs with a public setup, and what this calculator gives for them. The bar predicts what nvidia-smi shows; without its grey reserve segment, what PyTorch allocates (max allocated); with fragmentation but not the fixed reserve, what PyTorch reserves. Each row's link opens its inputs.",
+            "설정이 공개된 실제 학습과, 같은 설정으로 이 계산기가 내는 값입니다. 막대 전체는 nvidia-smi에 보이는 양을, 회색 예비 메모리를 뺀 부분은 PyTorch가 할당한 양(max allocated)을, 단편화만 더한 값은 PyTorch가 확보한 양(max reserved)을 예측합니다. 각 행의 링크를 누르면 그 입력으로 열립니다.",
+        ),
+        "validation-run" => ("run", "학습"),
+        "validation-metric" => ("what was measured", "측정한 값"),
+        "validation-published" => ("published", "공개된 값"),
+        "validation-predicted" => ("this calculator", "이 계산기"),
+        "validation-error" => ("error", "오차"),
+        "validation-threshold" => ("accepted", "허용 오차"),
+        "validation-inferred" => ("(setup partly inferred)", "(설정 일부 추정)"),
+        "validation-metric-estimator" => ("Megatron-LM's estimator", "Megatron-LM 추정식"),
+        "validation-metric-allocated" => ("PyTorch max allocated", "PyTorch 최대 할당량"),
+        "validation-metric-reserved" => ("PyTorch max reserved", "PyTorch 최대 확보량"),
+        "validation-metric-nvidia-smi" => ("nvidia-smi", "nvidia-smi"),
+        "validation-megatron-175b" => ("GPT 175B, t·p·d = 8·8·16 (Korthikanti et al.)", "GPT 175B, t·p·d = 8·8·16 (Korthikanti 등)"),
+        "validation-megatron-22b" => ("GPT 22B, t = 8 (Korthikanti et al.)", "GPT 22B, t = 8 (Korthikanti 등)"),
+        "validation-megatron-530b" => ("GPT 530B, t·p = 8·35 (Korthikanti et al.)", "GPT 530B, t·p = 8·35 (Korthikanti 등)"),
+        "validation-megatron-7b-tp4" => ("7B GPT with GQA, Megatron-Core, t·d = 4·2, H100", "GQA를 쓰는 7B GPT, Megatron-Core, t·d = 4·2, H100"),
+        "validation-torchtitan-8b-fsdp8" => ("Llama 3.1 8B, torchtitan FSDP on 8 H100s", "Llama 3.1 8B, torchtitan FSDP, H100 8장"),
+        "validation-torchtitan-8b-fsdp128" => ("Llama 3.1 8B, torchtitan FSDP on 128 H100s", "Llama 3.1 8B, torchtitan FSDP, H100 128장"),
+        "validation-llama-recipes-7b" => ("Llama 2 7B, llama-recipes FSDP on 4 A100 40GB", "Llama 2 7B, llama-recipes FSDP, A100 40GB 4장"),
         "cpu-capacity" => ("the node has", "노드 용량"),
         "nvme-per-node" => ("NVMe per node (optimizer states)", "노드당 NVMe (옵티마이저 상태)"),
         "inference-note" => ("inference, whole model ≈ 1.2 × weights", "추론, 모델 전체 ≈ 1.2 × 가중치"),
@@ -874,6 +897,15 @@ mod tests {
         for (file, key) in used {
             for lang in [Lang::Ko, Lang::En] {
                 assert_ne!(tr(lang, &key), "?", "{file}: text key {key:?} has no {lang:?} text");
+            }
+        }
+    }
+
+    #[test]
+    fn every_validation_row_has_a_label() {
+        for row in tmath::validation::ROWS {
+            for lang in [Lang::Ko, Lang::En] {
+                assert_ne!(tr(lang, &format!("validation-{}", row.name)), "?", "{}", row.name);
             }
         }
     }

@@ -290,3 +290,20 @@ test("a keystroke in the float explorer or a unit switch runs neither the planne
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test("how close is this to reality: the table opens, every row within its threshold, and a row's link opens its run", async () => {
+  const { page, context, problems } = await open(env.browser, `${env.server.base}?lang=ko`, { origin: env.server.origin });
+  await page.click('[data-testid="validation"] summary');
+  await page.waitForSelector('[data-testid="validation-row"]');
+  const rows = await page.$$eval('[data-testid="validation-row"]', (trs) =>
+    trs.map((tr) => ({ error: Number(tr.dataset.error), href: tr.querySelector("th a").getAttribute("href"), warn: !!tr.querySelector(".warn") })),
+  );
+  assert.ok(rows.length >= 7, `${rows.length} rows`);
+  for (const r of rows) assert.ok(!r.warn && Math.abs(r.error) <= 0.1, JSON.stringify(r));
+  // A row's inputs are the calculator's keys: the link loads without a bad-key notice.
+  await page.goto(new URL(rows[3].href, env.server.base).href);
+  await page.waitForSelector('[data-testid="per-gpu-total"]');
+  assert.equal(await page.$$eval('[data-testid="url-errors"]', (e) => e.length), 0);
+  assert.deepEqual(problems, []);
+  await context.close();
+});

@@ -256,5 +256,6 @@ pub fn MemoryView(
             view! { <Remedies remedies=remedies /> }
         })}
         <BreakdownTable compact=mode != Mode::Page />
+        {(mode == Mode::Page).then(|| view! { <super::validation::Validation /> })}
     }
 }

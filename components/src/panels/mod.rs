@@ -13,6 +13,7 @@ pub mod model_states;
 pub mod planner;
 pub mod sweeps;
 pub mod three_d;
+pub mod validation;
 pub mod zero;
 
 use crate::charts::canvas::ChartSize;
