@@ -67,6 +67,21 @@ pub static PRESETS: &[Preset] = &[
         view: View::Memory,
         variants: &[],
     },
+    // The lesson's exercise prices: Chinchilla 70B (6PD = 5.88e23) on 1,024 GPUs,
+    // A100 at $2 per GPU-hour (150 TFLOP/s achieved, the article's figure) against
+    // H100 at $3.50 (400 TFLOP/s): $2.18M against $1.43M.
+    Preset {
+        name: "lesson-a100",
+        query: "params=70B&tokens=1.4T&gpus=1024&gpu=a100-80gb&usd-per-gpu-hour=2",
+        view: View::Compute,
+        variants: &[],
+    },
+    Preset {
+        name: "lesson-h100",
+        query: "params=70B&tokens=1.4T&gpus=1024&gpu=h100-80gb&usd-per-gpu-hour=3.5",
+        view: View::Compute,
+        variants: &[],
+    },
     // Chinchilla itself: 70B on 1.4T tokens, D = 20P (Hoffmann et al. 2022).
     Preset { name: "chinchilla-70b", query: "params=70B&tokens=1.4T", view: View::Chinchilla, variants: &[] },
     // Korthikanti et al. 2022, Table 3 with sequence parallelism + selective recomputation.

@@ -629,6 +629,8 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         ),
         "preset-70b-16" => ("70B with FSDP on 16 GPUs and full recomputation", "FSDP로 GPU 16장에 70B, 전체 재계산"),
         "preset-405b" => ("Llama 3 405B on 16,384 H100s (t·p·d = 8·16·128)", "H100 16,384장(t·p·d = 8·16·128)에 Llama 3 405B"),
+        "preset-lesson-a100" => ("Lesson prices: 70B on 1,024 A100s at $2/h", "강의 가격: A100 1,024장에 70B, 시간당 $2"),
+        "preset-lesson-h100" => ("Lesson prices: 70B on 1,024 H100s at $3.50/h", "강의 가격: H100 1,024장에 70B, 시간당 $3.50"),
         "preset-chinchilla-70b" => ("Chinchilla: 70B on 1.4T tokens", "친칠라: 1.4조 토큰으로 학습한 70B"),
         "preset-megatron-22b" => ("Megatron paper: 22B", "Megatron 논문: 22B"),
         "preset-megatron-175b" => ("Megatron paper: 175B", "Megatron 논문: 175B"),

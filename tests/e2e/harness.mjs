@@ -135,6 +135,7 @@ export async function domBytes(page) {
       flops: Number(document.querySelector('[data-testid="flops"]').dataset.flops),
       chinchilla: Number(document.querySelector('[data-testid="chinchilla"]').dataset.tokens),
       days: Number(document.querySelector('[data-testid="days"]').dataset.days),
+      cost: Number(document.querySelector('[data-testid="cost"]').dataset.value),
     };
   });
 }

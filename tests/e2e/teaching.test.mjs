@@ -40,6 +40,9 @@ test("each lecture preset reproduces its published numbers", async () => {
     "70b-16": (d) => assert.equal(d.fits, true),
     "405b": (d) => assert.equal(d.fits, true),
     "chinchilla-70b": (d) => assert.equal(d.chinchilla, 1.4e12),
+    // 5.88e23 FLOPs at 150 TFLOP/s × $2 and at 400 TFLOP/s × $3.50 per GPU-hour.
+    "lesson-a100": (d) => assert.ok(Math.abs(d.cost - (5.88e23 / 150e12 / 3600) * 2) < 1, `${d.cost}`),
+    "lesson-h100": (d) => assert.ok(Math.abs(d.cost - (5.88e23 / 400e12 / 3600) * 3.5) < 1, `${d.cost}`),
     "megatron-22b": (d) => assert.equal(d.fits, true),
     "megatron-175b": (d) => assert.equal(d.fits, true),
     "megatron-530b": (d) => assert.equal(d.fits, true),
