@@ -21,6 +21,7 @@ pub mod compute;
 pub mod config;
 pub mod explain;
 pub mod fp;
+pub mod hf;
 pub mod json;
 pub mod keys;
 pub mod link;

@@ -631,3 +631,52 @@ fn context_and_expert_parallelism() {
         assert!(s.resolve().is_err(), "{bad:?}");
     }
 }
+
+/// A Hugging Face config.json, as published with the weights, read into the
+/// shape keys (issue 16): Llama 3 8B (meta-llama/Meta-Llama-3-8B) gives the
+/// SPEC's 8,030,261,248; Mixtral 8x7B (mistralai/Mixtral-8x7B-v0.1)
+/// 46,702,792,704 total and 12.88B active; GPT-2 (openai-community/gpt2)
+/// 124,439,808 within 1 % (its biases and learned positions are not counted).
+#[test]
+fn hugging_face_configs() {
+    let llama = r#"{
+      "architectures": ["LlamaForCausalLM"], "attention_bias": false, "attention_dropout": 0.0,
+      "bos_token_id": 128000, "eos_token_id": 128001, "hidden_act": "silu", "hidden_size": 4096,
+      "initializer_range": 0.02, "intermediate_size": 14336, "max_position_embeddings": 8192,
+      "model_type": "llama", "num_attention_heads": 32, "num_hidden_layers": 32, "num_key_value_heads": 8,
+      "pretraining_tp": 1, "rms_norm_eps": 1e-05, "rope_scaling": null, "rope_theta": 500000.0,
+      "tie_word_embeddings": false, "torch_dtype": "bfloat16", "transformers_version": "4.40.0.dev0",
+      "use_cache": true, "vocab_size": 128256
+    }"#;
+    let m = tmath::hf::read(llama).unwrap();
+    let value = |m: &tmath::hf::Mapped, k: &str| m.pairs.iter().find(|(key, ..)| *key == k).map(|(_, v, _)| v.clone());
+    assert_eq!(value(&m, "params").as_deref(), Some("8030261248"));
+    assert_eq!(value(&m, "mlp").as_deref(), Some("swiglu"));
+    assert_eq!(value(&m, "inference-dtype").as_deref(), Some("bf16"));
+    assert!(m.unused.contains(&"rope_theta".to_string()) && m.unused.contains(&"max_position_embeddings".to_string()));
+    assert!(!m.unused.contains(&"hidden_size".to_string()));
+    // The pairs load as a link does, and the calculator sizes this model.
+    let mut s = tmath::Settings::default();
+    for (k, v, _) in &m.pairs {
+        s.set(k, v).unwrap();
+    }
+    assert_eq!(s.resolve().unwrap().params.get(), 8_030_261_248.0);
+
+    let mixtral = r#"{"architectures": ["MixtralForCausalLM"], "hidden_act": "silu", "hidden_size": 4096,
+      "intermediate_size": 14336, "max_position_embeddings": 32768, "model_type": "mixtral",
+      "num_attention_heads": 32, "num_experts_per_tok": 2, "num_hidden_layers": 32, "num_key_value_heads": 8,
+      "num_local_experts": 8, "output_router_logits": false, "rms_norm_eps": 1e-05, "rope_theta": 1e6,
+      "router_aux_loss_coef": 0.02, "sliding_window": null, "tie_word_embeddings": false,
+      "torch_dtype": "bfloat16", "vocab_size": 32000}"#;
+    let m = tmath::hf::read(mixtral).unwrap();
+    assert_eq!(value(&m, "params").as_deref(), Some("46702792704"));
+    assert_close(value(&m, "active-params").unwrap().parse().unwrap(), 12.88e9, 0.001, "active");
+
+    let gpt2 = r#"{"activation_function": "gelu_new", "architectures": ["GPT2LMHeadModel"], "n_ctx": 1024,
+      "n_embd": 768, "n_head": 12, "n_inner": null, "n_layer": 12, "n_positions": 1024,
+      "vocab_size": 50257, "task_specific_params": {"text-generation": {"do_sample": true, "max_length": 50}}}"#;
+    let m = tmath::hf::read(gpt2).unwrap();
+    assert_eq!(value(&m, "mlp").as_deref(), Some("gelu"));
+    assert_close(value(&m, "params").unwrap().parse().unwrap(), 124_439_808.0, 0.01, "GPT-2");
+    assert!(m.unused.contains(&"task_specific_params".to_string()));
+}

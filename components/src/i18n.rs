@@ -496,6 +496,10 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "global-batch-label" => ("global batch", "전역 배치"),
         "sequences" => ("sequences", "시퀀스"),
         "cpu-per-node" => ("CPU memory per node (offload)", "노드당 CPU 메모리 (오프로드)"),
+        "hf-title" => ("Paste or drop a Hugging Face config.json", "Hugging Face config.json 붙여넣기 또는 끌어다 놓기"),
+        "hf-placeholder" => ("{ \"hidden_size\": 4096, … } — read here, nothing is sent", "{ \"hidden_size\": 4096, … } — 이 브라우저 안에서만 읽습니다"),
+        "hf-used" => ("Used", "반영한 항목"),
+        "hf-unused" => ("Not used", "쓰지 않은 항목"),
         "validation-title" => ("How close is this to reality?", "이 계산은 실제와 얼마나 가까운가"),
         "validation-intro" => (
             "Published runs with a public setup, and what this calculator gives for them. The bar predicts what nvidia-smi shows; without its grey reserve segment, what PyTorch allocates (max allocated); with fragmentation but not the fixed reserve, what PyTorch reserves. Each row's link opens its inputs.",
@@ -670,6 +674,19 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         _ => return "?",
     };
     pick(lang, en, ko)
+}
+
+/// Why a pasted config.json was not read, in the page's language.
+pub fn hf_error(lang: Lang, e: &tmath::hf::HfError) -> String {
+    use tmath::hf::HfError;
+    if lang == Lang::En {
+        return format!("config.json: {e}");
+    }
+    match e {
+        HfError::NotJson { at } => format!("config.json: JSON이 아닙니다 ({at}번째 글자에서 멈춤)"),
+        HfError::NotObject => "config.json은 { … } 객체 하나여야 합니다".into(),
+        HfError::NoShape => "config.json에 모델 구조 항목(num_hidden_layers, hidden_size 등)이 없습니다".into(),
+    }
 }
 
 /// A warning in the page's language.

@@ -307,3 +307,26 @@ test("how close is this to reality: the table opens, every row within its thresh
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test("a pasted Hugging Face config.json fills the shape and names what it did not use", async () => {
+  const { page, context, problems } = await open(env.browser, `${env.server.base}?lang=en`, { origin: env.server.origin });
+  const config = JSON.stringify({
+    architectures: ["LlamaForCausalLM"], hidden_act: "silu", hidden_size: 4096, intermediate_size: 14336,
+    max_position_embeddings: 8192, model_type: "llama", num_attention_heads: 32, num_hidden_layers: 32,
+    num_key_value_heads: 8, rope_theta: 500000.0, tie_word_embeddings: false, torch_dtype: "bfloat16", vocab_size: 128256,
+  });
+  await page.click('[data-testid="hf-config"] summary');
+  await page.fill('[data-testid="hf-config"] textarea', config);
+  await page.waitForFunction(() => document.querySelector('[data-testid="hf-result"]').textContent.includes("rope_theta"));
+  const q = await waitForQuery(page, (p) => p.get("params") === "8030261248");
+  assert.equal(q.get("kv-heads"), "8");
+  assert.equal(q.get("mlp"), "swiglu");
+  const result = await page.textContent('[data-testid="hf-result"]');
+  assert.ok(result.includes("num_key_value_heads → kv-heads") && result.includes("max_position_embeddings"), result);
+  // Not a config: a message, the state unchanged.
+  await page.fill('[data-testid="hf-config"] textarea', "{ not json");
+  await page.waitForFunction(() => document.querySelector('[data-testid="hf-result"]').classList.contains("error"));
+  assert.equal(new URL(page.url()).searchParams.get("params"), "8030261248");
+  assert.deepEqual(problems, []);
+  await context.close();
+});

@@ -3,6 +3,7 @@
 
 pub mod choice_field;
 pub mod field_notes;
+pub mod hf_config;
 pub mod hints;
 pub mod number_field;
 pub mod scale;

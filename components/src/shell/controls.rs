@@ -19,9 +19,12 @@ pub fn Controls() -> impl IntoView {
                         .into_any(),
                 })
                 .collect_view();
+            // The shape's fieldset also takes a Hugging Face config.json.
+            let hf = (s.legend == "section-shape").then(|| view! { <crate::fields::hf_config::HfConfig /> });
             view! {
                 <fieldset>
                     <legend><Tr key=s.legend /></legend>
+                    {hf}
                     {rows}
                 </fieldset>
             }

@@ -1,0 +1,300 @@
+//! A Hugging Face `config.json`, read offline into the calculator's shape
+//! keys: each known field mapped to its key, the rest named as not used.
+//! The parser reads JSON's full grammar but keeps only the top-level fields;
+//! nested objects (`rope_scaling`, `quantization_config`) are named, not read.
+
+use crate::config::Mlp;
+use crate::settings::Settings;
+
+/// A JSON value, as far as a config needs it.
+#[derive(Clone, Debug, PartialEq)]
+enum Json {
+    Null,
+    Bool(bool),
+    Num(f64),
+    Str(String),
+    /// Arrays and objects: kept only as "present".
+    Nested,
+}
+
+/// Why a text is not a config.
+#[derive(Clone, Debug, PartialEq)]
+pub enum HfError {
+    /// Not JSON (with the byte offset where reading stopped).
+    NotJson { at: usize },
+    /// JSON, but not an object.
+    NotObject,
+    /// An object with none of the fields a shape needs.
+    NoShape,
+}
+
+impl std::fmt::Display for HfError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            HfError::NotJson { at } => write!(f, "not JSON (stopped at character {at})"),
+            HfError::NotObject => write!(f, "a config.json is one object {{ … }}"),
+            HfError::NoShape => write!(f, "no field of a model's shape (num_hidden_layers, hidden_size, …)"),
+        }
+    }
+}
+
+struct Reader<'a> {
+    s: &'a [u8],
+    i: usize,
+    depth: usize,
+}
+
+impl Reader<'_> {
+    fn ws(&mut self) {
+        while self.i < self.s.len() && self.s[self.i].is_ascii_whitespace() {
+            self.i += 1;
+        }
+    }
+    fn err<T>(&self) -> Result<T, HfError> {
+        Err(HfError::NotJson { at: self.i })
+    }
+    fn eat(&mut self, c: u8) -> Result<(), HfError> {
+        self.ws();
+        if self.s.get(self.i) == Some(&c) {
+            self.i += 1;
+            Ok(())
+        } else {
+            self.err()
+        }
+    }
+    fn literal(&mut self, word: &str, v: Json) -> Result<Json, HfError> {
+        if self.s[self.i..].starts_with(word.as_bytes()) {
+            self.i += word.len();
+            Ok(v)
+        } else {
+            self.err()
+        }
+    }
+    fn string(&mut self) -> Result<String, HfError> {
+        self.eat(b'"')?;
+        let mut out = Vec::new();
+        while let Some(&c) = self.s.get(self.i) {
+            self.i += 1;
+            match c {
+                b'"' => return String::from_utf8(out).or_else(|_| self.err()),
+                b'\\' => {
+                    let e = *self.s.get(self.i).ok_or(HfError::NotJson { at: self.i })?;
+                    self.i += 1;
+                    match e {
+                        b'u' => {
+                            // Kept as a placeholder: keys and values of interest are ASCII.
+                            self.i += 4;
+                            out.push(b'?');
+                        }
+                        b'n' => out.push(b'\n'),
+                        b't' => out.push(b'\t'),
+                        other => out.push(other),
+                    }
+                }
+                c => out.push(c),
+            }
+        }
+        self.err()
+    }
+    fn number(&mut self) -> Result<Json, HfError> {
+        let start = self.i;
+        while self.i < self.s.len() && matches!(self.s[self.i], b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9') {
+            self.i += 1;
+        }
+        std::str::from_utf8(&self.s[start..self.i])
+            .ok()
+            .and_then(|t| t.parse::<f64>().ok())
+            .map(Json::Num)
+            .ok_or(HfError::NotJson { at: start })
+    }
+    fn value(&mut self) -> Result<Json, HfError> {
+        self.ws();
+        match self.s.get(self.i) {
+            Some(b'{') => self.object().map(|_| Json::Nested),
+            Some(b'[') => {
+                self.depth += 1;
+                if self.depth > 64 {
+                    return self.err();
+                }
+                self.i += 1;
+                self.ws();
+                if self.s.get(self.i) == Some(&b']') {
+                    self.i += 1;
+                } else {
+                    loop {
+                        self.value()?;
+                        self.ws();
+                        match self.s.get(self.i) {
+                            Some(b',') => self.i += 1,
+                            Some(b']') => {
+                                self.i += 1;
+                                break;
+                            }
+                            _ => return self.err(),
+                        }
+                    }
+                }
+                self.depth -= 1;
+                Ok(Json::Nested)
+            }
+            Some(b'"') => self.string().map(Json::Str),
+            Some(b't') => self.literal("true", Json::Bool(true)),
+            Some(b'f') => self.literal("false", Json::Bool(false)),
+            Some(b'n') => self.literal("null", Json::Null),
+            Some(_) => self.number(),
+            None => self.err(),
+        }
+    }
+    /// An object's fields, in order.
+    fn object(&mut self) -> Result<Vec<(String, Json)>, HfError> {
+        let mut out = Vec::new();
+        self.depth += 1;
+        if self.depth > 64 {
+            return self.err();
+        }
+        self.eat(b'{')?;
+        self.ws();
+        if self.s.get(self.i) == Some(&b'}') {
+            self.i += 1;
+            self.depth -= 1;
+            return Ok(out);
+        }
+        loop {
+            self.ws();
+            let key = self.string()?;
+            self.eat(b':')?;
+            let v = self.value()?;
+            out.push((key, v));
+            self.ws();
+            match self.s.get(self.i) {
+                Some(b',') => self.i += 1,
+                Some(b'}') => {
+                    self.i += 1;
+                    self.depth -= 1;
+                    return Ok(out);
+                }
+                _ => return self.err(),
+            }
+        }
+    }
+}
+
+/// The top-level fields of a JSON object, in order.
+fn fields(text: &str) -> Result<Vec<(String, Json)>, HfError> {
+    let mut r = Reader { s: text.as_bytes(), i: 0, depth: 0 };
+    r.ws();
+    if r.s.get(r.i) != Some(&b'{') {
+        return if r.value().is_ok() { Err(HfError::NotObject) } else { r.err() };
+    }
+    let out = r.object()?;
+    r.ws();
+    if r.i != r.s.len() {
+        return r.err();
+    }
+    Ok(out)
+}
+
+/// Fields per key, first match wins (Llama/Mistral/Qwen/Mixtral/DeepSeek, GPT-2, GPT-NeoX, OPT, Falcon, T5-style).
+const FIELDS: &[(&str, &[&str])] = &[
+    ("layers", &["num_hidden_layers", "n_layer", "num_layers", "n_layers"]),
+    ("hidden", &["hidden_size", "n_embd", "d_model", "dim"]),
+    ("heads", &["num_attention_heads", "n_head", "num_heads", "n_heads"]),
+    ("kv-heads", &["num_key_value_heads", "num_kv_heads", "n_kv_heads", "multi_query_group_num"]),
+    ("ffn", &["intermediate_size", "n_inner", "ffn_dim", "ffn_hidden_size", "d_ff"]),
+    ("vocab", &["vocab_size", "padded_vocab_size"]),
+    ("tie-embeddings", &["tie_word_embeddings"]),
+    ("experts", &["num_local_experts", "n_routed_experts", "num_experts"]),
+    ("top-k", &["num_experts_per_tok", "moe_top_k"]),
+    ("shared-experts", &["n_shared_experts"]),
+    ("moe-ffn", &["moe_intermediate_size"]),
+];
+
+/// Fields read to decide something, not a key of their own.
+const READ: &[&str] = &["hidden_act", "activation_function", "model_type", "torch_dtype", "architectures"];
+
+/// What a config gave.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mapped {
+    /// Key, value, and the field it came from ("" when derived), in the table's order.
+    pub pairs: Vec<(&'static str, String, String)>,
+    /// The fields that were not used.
+    pub unused: Vec<String>,
+}
+
+/// Reads a config: the shape keys, the MLP's form (gated SiLU is SwiGLU), the
+/// weights' dtype for serving, and P counted exactly from the shape (its
+/// active part for a mixture of experts), so the calculator sizes this model.
+pub fn read(text: &str) -> Result<Mapped, HfError> {
+    let fields = fields(text)?;
+    let get = |name: &str| fields.iter().find(|(k, _)| k == name).map(|(_, v)| v);
+    let mut pairs: Vec<(&'static str, String, String)> = Vec::new();
+    let mut used: Vec<&str> = READ.to_vec();
+    for (key, names) in FIELDS {
+        if let Some((name, v)) = names.iter().find_map(|n| get(n).map(|v| (*n, v))) {
+            let value = match v {
+                Json::Num(x) if *x >= 0.0 => format!("{x}"),
+                Json::Bool(b) => (if *b { "1" } else { "0" }).to_string(),
+                _ => continue,
+            };
+            used.push(name);
+            pairs.push((key, value, name.to_string()));
+        }
+    }
+    if !pairs.iter().any(|(k, ..)| *k == "layers" || *k == "hidden") {
+        return Err(HfError::NoShape);
+    }
+    let text_of = |name: &str| match get(name) {
+        Some(Json::Str(s)) => s.to_ascii_lowercase(),
+        _ => String::new(),
+    };
+    // Gated SiLU (Llama, Mistral, Qwen, DeepSeek): three matrices. GELU MLPs: two.
+    let act = [text_of("hidden_act"), text_of("activation_function")].concat();
+    let mlp = if act.contains("silu") || act.contains("swiglu") { Mlp::Swiglu } else { Mlp::Gelu };
+    pairs.push(("mlp", mlp.as_str().into(), String::new()));
+    // GPT-2's n_inner: null means 4h; Hugging Face's default ties the embeddings.
+    if !pairs.iter().any(|(k, ..)| *k == "tie-embeddings") {
+        pairs.push(("tie-embeddings", "1".into(), String::new()));
+    }
+    // Mixtral's experts are intermediate_size wide.
+    let moe = pairs.iter().any(|(k, v, _)| *k == "experts" && v != "1");
+    if moe && !pairs.iter().any(|(k, ..)| *k == "moe-ffn") {
+        if let Some((_, v, _)) = pairs.iter().find(|(k, ..)| *k == "ffn").cloned() {
+            pairs.push(("moe-ffn", v, String::new()));
+        }
+    }
+    let dtype = match text_of("torch_dtype").as_str() {
+        "bfloat16" => Some("bf16"),
+        "float16" => Some("fp16"),
+        "float32" => Some("fp32"),
+        _ => None,
+    };
+    if let Some(d) = dtype {
+        pairs.push(("inference-dtype", d.into(), "torch_dtype".into()));
+    }
+    // P from the shape: the calculator's exact count.
+    let mut s = Settings::default();
+    for (k, v, _) in &pairs {
+        let _ = s.set(k, v);
+    }
+    let a = s.architecture();
+    pairs.insert(0, ("model", "custom".into(), String::new()));
+    pairs.push(("params", format!("{}", a.exact_params().get()), String::new()));
+    pairs.push(("active-params", format!("{}", a.exact_active_params().get()), String::new()));
+    let unused = fields.iter().map(|(k, _)| k).filter(|k| !used.contains(&k.as_str())).cloned().collect();
+    Ok(Mapped { pairs, unused })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bad_texts_are_errors() {
+        assert!(matches!(read("nope"), Err(HfError::NotJson { .. })));
+        assert_eq!(read("[1, 2]"), Err(HfError::NotObject));
+        assert_eq!(read("{\"a\": 1}"), Err(HfError::NoShape));
+        assert!(matches!(read("{\"hidden_size\": 4096,"), Err(HfError::NotJson { .. })));
+        assert!(read(&"[".repeat(10_000)).is_err());
+        assert!(read(&"{\"a\":".repeat(10_000)).is_err());
+    }
+}
