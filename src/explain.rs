@@ -3,7 +3,8 @@
 
 use crate::config::{Attention, Config, Convention, Precision, Recompute};
 use crate::memory::{
-    config_activation_factor, gradient_bytes, inference_weight_bytes, micro_batches_held, model_bytes, optimizer_bytes,
+    config_activation_factor, gradient_bytes, inference_weight_bytes, megatron_ends, micro_batches_held, model_bytes,
+    optimizer_bytes,
 };
 use crate::report::Report;
 use crate::units::{format_count, ByteUnit, Bytes};
@@ -278,24 +279,44 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
             let every = c.recompute_every.clamp(1, stage);
             let partition = c.partition_activations && !sp && t > 1;
             let divide = if partition { format!(" ÷ {t}") } else { String::new() };
+            // Megatron-LM's embedding and output terms, and context parallelism's ÷ cp.
+            let ends = megatron_ends(c, micro as f64);
+            let cp = c.layout.cp;
+            let (ends_formula, ends_value) = if ends > 0.0 {
+                (
+                    if p == 1 { " + s·b·(8 + h) + 4·s·b·h·(1 + V/h)/t" } else { " + s·b·(8 + h)·min(m, p)" },
+                    format!(" + {}", bytes(Bytes(ends))),
+                )
+            } else {
+                ("", String::new())
+            };
+            let cp_text = if cp > 1 { format!(" ÷ {cp}") } else { String::new() };
             let sbh = format!("{}·{}·{}", c.seq_len, c.micro_batch, c.arch.hidden);
             let (formula, substituted) = if c.recompute == Recompute::Full && every > 1 {
                 // Inputs of every k-th layer, and one k-layer segment in full while it is recomputed.
                 let segment = config_activation_factor(&Config { recompute: Recompute::None, ..c.clone() }, sp);
                 let checkpoints = micro * stage.div_ceil(every);
                 (
-                    format!("{}·(⌈L/k⌉ + k·F)", formula.trim_end_matches("·L").trim_end_matches("·L/t")),
+                    format!("{}·(⌈L/k⌉ + (k − 1)·F)", formula.trim_end_matches("·L").trim_end_matches("·L/t")),
                     format!(
-                        "{sbh}·({terms}·{checkpoints} + {every}·{}){divide} = {}",
+                        "{sbh}·({terms}·{checkpoints} + {}·{}){divide}{ends_value}{cp_text} = {}",
+                        every - 1,
                         n(segment),
                         bytes(m.activations)
                     ),
                 )
             } else {
-                (formula, format!("{sbh}·{}·{terms}{divide} = {}", micro * stage, bytes(m.activations)))
+                (
+                    formula,
+                    format!("{sbh}·{}·{terms}{divide}{ends_value}{cp_text} = {}", micro * stage, bytes(m.activations)),
+                )
             };
             Explanation {
-                formula: format!("{formula}{}", if partition { " ÷ t" } else { "" }),
+                formula: format!(
+                    "{formula}{}{ends_formula}{}",
+                    if partition { " ÷ t" } else { "" },
+                    if cp > 1 { " ÷ cp" } else { "" }
+                ),
                 substituted,
                 sources: &[
                     Cite::Article(Section::ActivationsAndBatchSize),
@@ -434,6 +455,20 @@ mod tests {
         let e = explain(&r, Item::Activations, ByteUnit::Gib);
         assert_eq!(e.formula, "s·b·h·L·(10 + 24/t + 5as/(ht))");
         assert_eq!(e.substituted, "2048·4·6144·48·(10 + 3 + 13.3) = 59.2\u{a0}GiB");
+    }
+
+    /// Every term the activation figure adds is in its explanation: the
+    /// checkpoint interval's k − 1 layers, Megatron-LM's embedding, ÷ cp.
+    #[test]
+    fn activation_explanations_name_every_term() {
+        let r = report(&[("params", "7B"), ("recompute", "full"), ("recompute-every", "4")]);
+        let e = explain(&r, Item::Activations, ByteUnit::Gb);
+        assert_eq!(e.formula, "2·s·b·h·(⌈L/k⌉ + (k − 1)·F)");
+        assert_eq!(e.substituted, "2048·1·4096·(2·8 + 3·114) = 3.00\u{a0}GB");
+        let r = report(&[("model", "llama-3-405b"), ("tp", "8"), ("pp", "16"), ("convention", "megatron"), ("cp", "2")]);
+        let e = explain(&r, Item::Activations, ByteUnit::Gb);
+        assert!(e.formula.ends_with("+ s·b·(8 + h)·min(m, p) ÷ cp"), "{}", e.formula);
+        assert!(e.substituted.contains(" + ") && e.substituted.contains(" ÷ 2 = "), "{}", e.substituted);
     }
 
     #[test]

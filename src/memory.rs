@@ -229,7 +229,7 @@ pub fn activations(c: &Config) -> Bytes {
 /// with sequence parallelism, which scatters the embedding's output over the
 /// tensor ranks), and with one stage the output layer and the loss,
 /// 4·s·b·h·(1 + V/h)/t.
-fn megatron_ends(c: &Config, held: f64) -> f64 {
+pub fn megatron_ends(c: &Config, held: f64) -> f64 {
     if c.convention != Convention::Megatron {
         return 0.0;
     }

@@ -83,13 +83,22 @@ pub fn ComputeView(
     let flops = move || r.with(|r| r.flops().get());
     let split = text(move || {
         r.with(|r| {
+            // Under megatron the passes count attention, and recomputation is
+            // hardware work: in the time, not in C.
+            let megatron = r.config.convention == tmath::config::Convention::Megatron;
+            let (fwd, bwd, rec) = if megatron {
+                ("forward-attention", "backward-attention", "recompute-hardware")
+            } else {
+                ("forward", "backward", "recompute-extra")
+            };
             format!(
-                "{} {} + {} {} + {} {}",
-                ctx.t("forward"),
+                "{} {} + {} {}{} {} {}",
+                ctx.t(fwd),
                 format_sig(r.compute.forward.get()),
-                ctx.t("backward"),
+                ctx.t(bwd),
                 format_sig(r.compute.backward.get()),
-                ctx.t("recompute-extra"),
+                if megatron { ";" } else { " +" },
+                ctx.t(rec),
                 format_sig(r.compute.recompute.get())
             )
         })
