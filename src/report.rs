@@ -399,7 +399,7 @@ impl Serialize for Report {
         }
         let c = &self.config;
         let m = &self.per_gpu;
-        let mut o = s.serialize_struct("Report", 54)?;
+        let mut o = s.serialize_struct("Report", 100)?;
         o.serialize_field("params", &p(c.params))?;
         o.serialize_field("active_params", &p(c.active_params))?;
         o.serialize_field("tokens", &c.tokens.get())?;
@@ -460,6 +460,20 @@ impl Serialize for Report {
         o.serialize_field("usd_per_gpu_hour", &c.usd_per_gpu_hour)?;
         o.serialize_field("convention", &c.convention)?;
         o.serialize_field("zero", &c.zero)?;
+        o.serialize_field("model", &c.model.map_or("custom", |m| m.name))?;
+        o.serialize_field("seq_len", &c.seq_len)?;
+        o.serialize_field("micro_batch", &c.micro_batch)?;
+        o.serialize_field("grad_accum", &c.grad_accum)?;
+        o.serialize_field("precision", &c.precision)?;
+        o.serialize_field("grad_dtype", &c.grad_dtype)?;
+        o.serialize_field("optimizer", &c.optimizer)?;
+        o.serialize_field("recompute", &c.recompute)?;
+        o.serialize_field("sequence_parallel", &c.sequence_parallel)?;
+        o.serialize_field("partition_activations", &c.partition_activations)?;
+        o.serialize_field("tsp", &c.tsp)?;
+        o.serialize_field("max_live_params", &c.max_live_params.get())?;
+        o.serialize_field("gpu", &c.gpu.name)?;
+        o.serialize_field("inference_dtype", &c.inference_dtype)?;
         o.serialize_field("offload", &c.offload)?;
         o.serialize_field("attention", &c.attention)?;
         o.serialize_field("schedule", &c.schedule)?;

@@ -42,6 +42,25 @@ fn json_has_every_spec_key() {
         assert!(v["per_gpu_bytes"].get(key).is_some(), "missing per_gpu_bytes.{key}");
     }
     assert_eq!(v["per_gpu_bytes"]["optimizer"], 84e9);
+    // The practice keys' fields (SPEC "Added with the practice keys").
+    for key in [
+        "flops_with_attention",
+        "bubble_fraction",
+        "kv_cache_bytes",
+        "inference_total_bytes",
+        "max_context_tokens",
+        "cpu_bytes_per_node",
+        "cpu_fits",
+        "notes",
+    ] {
+        assert!(v.get(key).is_some(), "missing {key}");
+    }
+    assert!(v["per_gpu_bytes"].get("reserve").is_some());
+    // Every calculation key is echoed: as its name with '_', or in bytes.
+    for k in tmath::keys::KEYS.iter().filter(|k| k.target() == tmath::keys::Target::Calc) {
+        let name = k.name.replace('-', "_");
+        assert!(v.get(&name).is_some() || v.get(format!("{name}_bytes")).is_some(), "no echo of {}", k.name);
+    }
 }
 
 /// The SPEC's check values, through the binary.
