@@ -15,6 +15,8 @@ features=$(node --input-type=module -e 'import { FEATURE_FLAGS } from "./scripts
 # shellcheck disable=SC2086 # one flag per word
 wasm-opt -Oz -g $features target/prof-bindgen/tmath-web_bg.wasm -o "$(ls "$out"/*_bg.wasm)"
 cp target/prof-bindgen/tmath-web.js "$(ls "$out"/tmath-web-*.js)"
+# The glue imports its inline snippets (post-build folds them in for the site).
+[ -d target/prof-bindgen/snippets ] && cp -r target/prof-bindgen/snippets "$out"/
 # The copies no longer match trunk's integrity hashes.
 sed -i 's/ integrity="[^"]*"//g' "$out/index.html"
 node tests/bench/profile.mjs "$out" "${1:-100}"

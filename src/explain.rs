@@ -132,7 +132,7 @@ pub fn english(word: &str) -> &'static str {
         "max-live" => "max_live_params",
         "cpu" => "CPU",
         "fragmentation" => "fragmentation",
-        "reserve" => "reserve",
+        "reserve" => "overhead",
         _ => "?",
     }
 }
@@ -250,8 +250,9 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
                     let with_scores = scores && recompute == Recompute::None;
                     let outside = if sp { "10/t" } else { "10" };
                     let scores_term = if with_scores { " + 5as/(ht)" } else { "" };
+                    let f_term = if arch.is_moe() { "4·f·(top-k + S)/h" } else { "4f/h" };
                     (
-                        format!("s·b·h·L·({outside} + (4 + 4k/a + 4f/h)/t{scores_term})"),
+                        format!("s·b·h·L·({outside} + (4 + 4k/a + {f_term})/t{scores_term})"),
                         format!(
                             "({} + ({} + {} + {})/{t}{})",
                             if sp { format!("10/{t}") } else { "10".into() },
@@ -284,7 +285,12 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
             let cp = c.layout.cp;
             let (ends_formula, ends_value) = if ends > 0.0 {
                 (
-                    if p == 1 { " + s·b·(8 + h) + 4·s·b·h·(1 + V/h)/t" } else { " + s·b·(8 + h)·min(m, p)" },
+                    match (p == 1, sp) {
+                        (true, false) => " + s·b·(8 + h) + 4·s·b·h·(1 + V/h)/t",
+                        (true, true) => " + s·b·(8 + h)/t + 4·s·b·h·(1 + V/h)/t",
+                        (false, false) => " + s·b·(8 + h)·min(m, p)",
+                        (false, true) => " + s·b·(8 + h)·min(m, p)/t",
+                    },
                     format!(" + {}", bytes(Bytes(ends))),
                 )
             } else {
@@ -305,11 +311,16 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
                         bytes(m.activations)
                     ),
                 )
-            } else {
+            } else if p > 1 {
+                // The busiest stage: ⌈L/p⌉ layers of each micro-batch it holds.
+                let held =
+                    if c.schedule == crate::config::Schedule::Gpipe { "⌈L/p⌉·m" } else { "⌈L/p⌉·min(m, p)" };
                 (
-                    formula,
-                    format!("{sbh}·{}·{terms}{divide}{ends_value}{cp_text} = {}", micro * stage, bytes(m.activations)),
+                    formula.replacen("·L", &format!("·{held}"), 1),
+                    format!("{sbh}·{stage}·{micro}·{terms}{divide}{ends_value}{cp_text} = {}", bytes(m.activations)),
                 )
+            } else {
+                (formula, format!("{sbh}·{}·{terms}{divide}{ends_value}{cp_text} = {}", stage, bytes(m.activations)))
             };
             Explanation {
                 formula: format!(
@@ -465,7 +476,8 @@ mod tests {
         let e = explain(&r, Item::Activations, ByteUnit::Gb);
         assert_eq!(e.formula, "2·s·b·h·(⌈L/k⌉ + (k − 1)·F)");
         assert_eq!(e.substituted, "2048·1·4096·(2·8 + 3·114) = 3.00\u{a0}GB");
-        let r = report(&[("model", "llama-3-405b"), ("tp", "8"), ("pp", "16"), ("convention", "megatron"), ("cp", "2")]);
+        let r =
+            report(&[("model", "llama-3-405b"), ("tp", "8"), ("pp", "16"), ("convention", "megatron"), ("cp", "2")]);
         let e = explain(&r, Item::Activations, ByteUnit::Gb);
         assert!(e.formula.ends_with("+ s·b·(8 + h)·min(m, p) ÷ cp"), "{}", e.formula);
         assert!(e.substituted.contains(" + ") && e.substituted.contains(" ÷ 2 = "), "{}", e.substituted);

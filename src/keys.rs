@@ -554,7 +554,8 @@ key_table! {
         help: help!("memory per GPU in GiB, as the driver reports it (an \"80 GB\" A100: 81920 MiB = 80 GiB)"),
         access: Access::Calc {
             get: |s| s.gpu_mem.map(Value::Num),
-            shown: Some(|s| Value::Num(s.gpu_mem.unwrap_or(s.gpu.mem_gib()))),
+            // The driver's MiB in GiB, to three decimals (79.647 for an H100's 81,559 MiB).
+            shown: Some(|s| Value::Num(s.gpu_mem.unwrap_or((s.gpu.mem_gib() * 1000.0).round() / 1000.0))),
             set: |s, v| s.gpu_mem = Some(v.num()),
         },
     },

@@ -90,15 +90,26 @@ pub fn for_config(c: &Config) -> Vec<Remedy> {
     // with ZeRO-3 (sharding is what is missing), full recomputation (activations
     // do not shrink with d), or both; a combination that already fits on the
     // GPUs at hand is no reason for more of them.
-    let mp = c.layout.model_parallel();
+    let mp = c.layout.model_parallel() * c.layout.cp;
+    // Per-GPU memory never grows with d (a property test holds it), so the
+    // fewest that fit are found by bisection, not by trying every d.
+    let candidates: Vec<u64> = (c.layout.dp + 1..=(16384 / mp).max(c.layout.dp))
+        .filter(|&d| planner::whole_nodes(mp * d, c.gpus_per_node) && (d * c.layout.cp).is_multiple_of(c.ep))
+        .collect();
     let more = |zero: ZeroStage, recompute: Recompute| {
         if fits_here(zero, recompute).is_some() {
             return None;
         }
-        (c.layout.dp + 1..=(16384 / mp).max(c.layout.dp)).find_map(|d| {
-            let alt = Config { layout: crate::config::Layout { dp: d, ..c.layout }, zero, recompute, ..c.clone() };
-            (planner::whole_nodes(mp * d, c.gpus_per_node) && per_gpu(&alt) <= alt.gpu_mem_bytes).then_some(alt)
-        })
+        let at = |d: u64| Config { layout: crate::config::Layout { dp: d, ..c.layout }, zero, recompute, ..c.clone() };
+        let fits = |d: u64| {
+            let alt = at(d);
+            per_gpu(&alt) <= alt.gpu_mem_bytes
+        };
+        if !candidates.last().is_some_and(|&d| fits(d)) {
+            return None;
+        }
+        let first = candidates.partition_point(|&d| !fits(d));
+        Some(at(candidates[first]))
     };
     let found = more(c.zero, c.recompute)
         .or_else(|| more(z3, c.recompute))

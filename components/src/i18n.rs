@@ -21,7 +21,7 @@
 //! | pipeline bubble | 파이프라인 버블 |
 //! | headroom | 여유 |
 //! | fits / does not fit | 메모리 충분 / 메모리 부족 (one wording everywhere) |
-//! | reserve (CUDA, framework) | 예비 메모리 |
+//! | reserve (CUDA, NCCL, framework) | 고정 오버헤드 |
 //! | fragmentation | 단편화 |
 //! | inference | 추론 |
 //! | embed (a figure) | 퍼가기 |
@@ -85,7 +85,7 @@ pub fn label(lang: Lang, k: K) -> &'static str {
         K::MaxGpus => ("Largest N searched", "탐색할 최대 N"),
         K::GlobalBatch => ("Global batch G (sequences)", "전역 배치 G (시퀀스)"),
         K::ReserveGb => {
-            ("Reserve per GPU (CUDA, NCCL, framework), GB", "GPU당 예비 메모리 (CUDA, NCCL, 프레임워크), GB")
+            ("Reserve per GPU (CUDA, NCCL, framework), GB", "GPU당 고정 오버헤드 (CUDA, NCCL, 프레임워크), GB")
         }
         K::FragmentationPct => ("Allocator fragmentation, %", "메모리 단편화, %"),
         K::Cp => ("Context parallel cp", "컨텍스트 병렬 cp"),
@@ -299,7 +299,7 @@ pub fn formula_word(lang: Lang, w: &str) -> &'static str {
         "max-live" => "최대 상주 파라미터",
         "cpu" => "CPU",
         "fragmentation" => "단편화 비율",
-        "reserve" => "예비 메모리",
+        "reserve" => "고정 오버헤드",
         _ => "?",
     }
 }
@@ -412,6 +412,14 @@ pub fn bytes_per_param(lang: Lang, b: f64) -> String {
     }
 }
 
+/// Bytes of one cached value: "2 bytes", "2바이트".
+pub fn bytes_per_value(lang: Lang, b: f64) -> String {
+    match lang {
+        Lang::En => format!("{} bytes", trim(b)),
+        Lang::Ko => format!("{}바이트", trim(b)),
+    }
+}
+
 /// The same, short, for a bar's second line under a title that says "per parameter": "16 B/param", "16바이트".
 pub fn bytes_per_param_short(lang: Lang, b: f64) -> String {
     match lang {
@@ -441,13 +449,19 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "section-hardware" => ("Hardware and cost", "하드웨어와 비용"),
         "section-shape" => ("Model shape", "모델 구조"),
         "custom" => ("custom", "직접 입력"),
-        "grad-dtype-auto" => ("as the model", "모델과 같게"),
+        "grad-dtype-auto" => ("auto (article: as the model; megatron: fp32)", "자동 (원문: 모델과 동일, Megatron: fp32)"),
+        "weights-alone-too-big" => ("the weights alone exceed one GPU", "가중치만으로 GPU 한 장을 넘습니다"),
+        "bytes-per-param-unit" => ("B/param", "바이트/파라미터"),
+        "note-fp32-gradients" => (
+            "Megatron-LM accumulates gradients in fp32 (4 bytes), and the optimizer keeps a 4-byte fp32 copy of the weights: 2 + 4 + 12 = 18 bytes/param, against the article's 2 + 2 + 12 = 16.",
+            "Megatron-LM은 그래디언트를 fp32(4바이트)로 누적하고, 옵티마이저가 가중치의 4바이트 fp32 사본을 둡니다: 파라미터당 2 + 4 + 12 = 18바이트로, 원문의 2 + 2 + 12 = 16바이트보다 많습니다.",
+        ),
         "part-model" => ("weights", "모델 가중치"),
         "part-gradients" => ("gradients", "그래디언트"),
         "part-optimizer" => ("optimizer states", "옵티마이저 상태"),
         "part-activations" => ("activations", "활성값"),
         "part-zero3-live-params" => ("ZeRO-3 live params", "ZeRO-3 상주 파라미터"),
-        "part-reserve" => ("reserve and fragmentation", "예비 메모리와 단편화"),
+        "part-reserve" => ("overhead and fragmentation", "오버헤드와 단편화"),
         "part-overhead" => ("inference overhead (0.2 × weights)", "추론 부가 메모리 (0.2 × 가중치)"),
         "total" => ("total per GPU", "GPU당 합계"),
         "summary" => ("Result at a glance", "결과 요약"),
@@ -505,8 +519,8 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "hf-unused" => ("Not used", "쓰지 않은 항목"),
         "validation-title" => ("How close is this to reality?", "이 계산은 실제와 얼마나 가까운가"),
         "validation-intro" => (
-            "Published runs with a public setup, and what this calculator gives for them. The bar predicts what nvidia-smi shows; without its grey reserve segment, what PyTorch allocates (max allocated); with fragmentation but not the fixed reserve, what PyTorch reserves. Each row's link opens its inputs.",
-            "설정이 공개된 실제 학습과, 같은 설정으로 이 계산기가 내는 값입니다. 막대 전체는 nvidia-smi에 보이는 양을, 회색 예비 메모리를 뺀 부분은 PyTorch가 할당한 양(max allocated)을, 단편화만 더한 값은 PyTorch가 확보한 양(max reserved)을 예측합니다. 각 행의 링크를 누르면 그 입력으로 열립니다.",
+            "Published runs with a public setup, and what this calculator gives for them. The bar predicts what nvidia-smi shows; without its grey overhead segment, what PyTorch allocates (max allocated); with fragmentation but not the fixed reserve, what PyTorch reserves. Each row's link opens its inputs.",
+            "설정이 공개된 실제 학습과, 같은 설정으로 이 계산기가 내는 값입니다. 막대 전체는 nvidia-smi에 보이는 양을, 회색 오버헤드를 뺀 부분은 PyTorch가 할당한 양(max allocated)을, 단편화만 더한 값은 PyTorch가 확보한 양(max reserved)을 예측합니다. 각 행의 링크를 누르면 그 입력으로 열립니다.",
         ),
         "validation-run" => ("run", "학습"),
         "validation-metric" => ("what was measured", "측정한 값"),
@@ -572,7 +586,7 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "recompute-full" => ("full recomputation", "전체 재계산"),
         "min-gpus" => ("Fewest GPUs that fit", "필요한 최소 GPU 수"),
         "use-min" => ("Use it", "이 구성 적용"),
-        "reserve" => ("reserve", "예비"),
+        "reserve" => ("overhead", "고정 오버헤드"),
         "fastest-on" => ("Fastest layouts that fit on", "메모리에 맞는 가장 빠른 병렬 구성,"),
         "apply" => ("Apply", "적용"),
         "s-per-step" => ("s/step", "초/스텝"),
@@ -705,7 +719,7 @@ pub fn warning(lang: Lang, w: &Warning) -> String {
             )
         }
         Warning::PipelineUneven { layers, pp } => format!(
-            "p\u{a0}=\u{a0}{pp}가 층 수 {layers}를 나누지 못합니다: 가장 바쁜 단계가 {}개 층을 맡습니다",
+            "층 {layers}개가 파이프라인 스테이지 {pp}개로 고르게 나뉘지 않습니다: 가장 많은 스테이지가 층 {}개를 맡습니다",
             layers.div_ceil(*pp)
         ),
         Warning::FewMicroBatches { grad_accum, pp } => format!(

@@ -17,7 +17,11 @@ const KEEP = new Set([
   "ZeRO", "ZeRO-R", "MoE", "TSP", "FSDP", "AdamW", "Adam", "SGD", "Megatron", "DeepSpeed", "EleutherAI", "CC", "BY", "PNG",
   "JSON", "CSV", "USD", "NaN", "A100", "H100", "H200", "H800", "B200", "MI300X", "MI325X", "L40S", "RTX", "GeForce", "Instinct",
   "V100", "Llama", "Mistral", "Mixtral", "DeepSeek-V3", "DeepSeek", "Pythia", "GPT", "GPT-3", "GPT-NeoX", "NeoX", "Qwen",
-  "Gemma", "LLaMA", "MT-NLG", "NCCL", "nvidia-smi", "cp", "ep", "NVMe", "GPipe", "1F1B", "fp32", "fp16", "bf16", "fp8", "int8", "int4", "e4m3", "e5m2", "English", "FLOP", "LLM", "FlashAttention",
+  "Gemma", "LLaMA", "MT-NLG", "NCCL", "nvidia-smi", "cp", "ep",
+  // Names of tools, papers and files (the validation table, the config reader), and PyTorch's
+  // counters as its API spells them, in parentheses after the Korean.
+  "Hugging", "Face", "config", "json", "PyTorch", "Korthikanti", "Megatron-LM", "Megatron-Core", "torchtitan",
+  "llama-recipes", "max", "allocated", "reserved", "NVMe", "GPipe", "1F1B", "fp32", "fp16", "bf16", "fp8", "int8", "int4", "e4m3", "e5m2", "English", "FLOP", "LLM", "FlashAttention",
   // The English term in parentheses where a Korean term first appears (the glossary in i18n.rs).
   "live", "parameters", "active",
   // The article's symbols: C ≈ 6PD.
@@ -171,7 +175,8 @@ test("memory units cannot mislead: the driver's capacity, the vendor's label apa
     assert.match(label, /143,771\sMiB/);
     // 8.5B × 16 B = 136 GB + activations: compared with 150.8 GB, not with the label's 141.
     assert.match(await page.textContent('[data-testid="gpu-capacity"] td'), /151\sGB/);
-    assert.equal(await page.inputValue('input[name="gpu-mem"]'), String(143771 / 1024));
+    // The driver's MiB in GiB, shown to three decimals (the state keeps the exact value).
+    assert.equal(await page.inputValue('input[name="gpu-mem"]'), String(Math.round((143771 / 1024) * 1000) / 1000));
     await page.selectOption('select[name="units"]', "gib");
     await page.waitForFunction(() => document.querySelector('[data-testid="gpu-capacity"] td').textContent.includes("GiB"));
     const texts = (await visibleText(page)).join("\n");

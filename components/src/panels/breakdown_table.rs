@@ -46,7 +46,15 @@ pub fn BreakdownTable(
                         Part::Optimizer => (per_param[2].0, r.divisors.optimizer),
                         _ => return String::new(),
                     };
-                    format!("{} ÷ {}", crate::i18n::bytes_per_param(ctx.lang.get(), b), tmath::units::format_short(d))
+                    let lang = ctx.lang.get();
+                    if d.fract() == 0.0 {
+                        format!("{} ÷ {}", crate::i18n::bytes_per_param(lang, b), crate::i18n::grouped_sig(d))
+                    } else {
+                        // Megatron's first stage (embedding included) or experts ÷ ep: not a whole
+                        // number of GPUs, so the parameters this GPU holds.
+                        let held = r.config.params.get() / d;
+                        format!("{} × {}", crate::i18n::bytes_per_param(lang, b), crate::i18n::count(lang, held))
+                    }
                 })
             };
             view! {

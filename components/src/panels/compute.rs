@@ -113,7 +113,7 @@ pub fn ComputeView(
                 </div>
                 <div data-testid="petaflop-days" data-value=text(move || r.with(|r| r.petaflop_days()).to_string())>
                     <dt><Tr key="petaflop-days" /></dt>
-                    <dd>{text(move || format_sig(r.with(|r| r.petaflop_days())))}</dd>
+                    <dd>{text(move || crate::i18n::grouped_sig(r.with(|r| r.petaflop_days())))}</dd>
                 </div>
                 <div data-testid="gpu-hours" data-value=text(move || r.with(|r| r.gpu_hours()).to_string())>
                     <dt><Tr key="gpu-hours" /></dt>
@@ -148,7 +148,7 @@ pub fn ComputeView(
                                 format!(
                                     "{} {} {}",
                                     ctx.t("global-batch-label"),
-                                    tmath::units::format_count(r.global_batch()),
+                                    crate::i18n::grouped_sig(r.global_batch()),
                                     ctx.t("sequences"),
                                 )
                             })

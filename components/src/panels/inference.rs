@@ -78,16 +78,20 @@ pub fn InferenceView(
             let c = &r.config;
             let u = ctx.units();
             let tokens = |n: u64| i18n::tokens(ctx.lang.get(), n);
+            let longest = match max_context_tokens(c) {
+                0 => ctx.t("weights-alone-too-big").to_string(),
+                n => format!("{} {}", ctx.t("longest-context"), tokens(n)),
+            };
             format!(
-                "{} 2·L·k·(h/a)·{}·{} = {} · {} {} · {} {}",
+                "{} 2·L·k·(h/a)·{}·{}\u{a0}{}·{} = {} · {} {} · {longest}",
                 ctx.t("kv-cache"),
                 tokens(c.context),
                 c.batch,
+                ctx.t("sequences"),
+                i18n::bytes_per_value(ctx.lang.get(), c.kv_dtype.bytes()),
                 u.format(kv_cache_bytes(c)),
                 ctx.t("weights-plus-kv"),
                 u.format(inference_total_bytes(c)),
-                ctx.t("longest-context"),
-                tokens(max_context_tokens(c))
             )
         })
     };

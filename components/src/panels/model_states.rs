@@ -52,12 +52,13 @@ pub fn ModelStatesView(
         r.with(|r| {
             let (b, total) = per_param(r);
             let p = r.config.params.get();
+            // (2 + 2 + 12) B/param × P = bytes: each "=" holds.
             format!(
-                "{} + {} + {} = {} × {} = {}",
+                "({} + {} + {}) {} × {} = {}",
                 b[0],
                 b[1],
                 b[2],
-                i18n::bytes_per_param(ctx.lang.get(), total),
+                ctx.t("bytes-per-param-unit"),
                 i18n::count(ctx.lang.get(), p),
                 ctx.units().format(tmath::Bytes(total * p))
             )
@@ -82,6 +83,11 @@ pub fn ModelStatesView(
             font=mode.font()
             legend=legend(ctx, parts)
         />
-        {(mode == Mode::Page).then(|| view! { <p class="detail"><crate::tr::Tr key="note-master-copy" /></p> })}
+        // The lesson's 12-vs-16 note; under fp32 gradients (megatron) the sum is 18.
+        {(mode == Mode::Page).then(|| view! {
+            <p class="detail">
+                {move || ctx.t(if r.with(|r| per_param(r).0[1] > 2.0) { "note-fp32-gradients" } else { "note-master-copy" })}
+            </p>
+        })}
     }
 }
