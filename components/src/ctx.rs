@@ -16,7 +16,11 @@ use tmath::{evaluate, ConfigError, Report, Settings};
 /// Shared by all components (Leptos context).
 #[derive(Clone, Copy)]
 pub struct Ctx {
+    /// What a person set: controls write here.
     pub settings: RwSignal<Settings>,
+    /// The settings as this part of the page shows them: the same, or in a
+    /// gated group of controls off screen, the last copy it was given.
+    pub view: Memo<Settings>,
     pub plan: RwSignal<PlanOptions>,
     /// The page's options but the unit and the float explorer's value (see below).
     pub page: RwSignal<PageOptions>,
@@ -48,11 +52,17 @@ struct Gate {
     live: RwSignal<bool>,
     shown: RwSignal<Report>,
     result: RwSignal<Result<Report, ConfigError>>,
+    settings: RwSignal<Settings>,
 }
 
 impl Gate {
     /// Copies the current results in (untracked), writing only what differs.
-    fn refresh(&self, shown: Memo<Report>, result: Memo<Result<Report, ConfigError>>) {
+    fn refresh(&self, shown: Memo<Report>, result: Memo<Result<Report, ConfigError>>, settings: RwSignal<Settings>) {
+        settings.with_untracked(|next| {
+            if self.settings.with_untracked(|s| s != next) {
+                self.settings.set(next.clone());
+            }
+        });
         shown.with_untracked(|next| {
             if self.shown.with_untracked(|s| s != next) {
                 self.shown.set(next.clone());
@@ -72,10 +82,11 @@ fn push(
     all: bool,
     shown: Memo<Report>,
     result: Memo<Result<Report, ConfigError>>,
+    settings: RwSignal<Settings>,
 ) {
     gates.with_value(|gates| {
         for g in gates.iter().filter(|g| all || g.live.get_untracked()) {
-            g.refresh(shown, result);
+            g.refresh(shown, result, settings);
         }
     });
 }
@@ -102,17 +113,19 @@ impl Ctx {
         let gates = StoredValue::new_local(Vec::<Gate>::new());
         let settle = Debounce::new(SETTLE_MS, move || {
             settled.set(Some(shown.get_untracked()));
-            push(gates, true, shown, result);
+            push(gates, true, shown, result, settings);
         });
         let poke = settle.clone();
         Effect::new(move |_| {
             shown.track();
             result.track();
+            settings.track();
             poke.poke();
-            push(gates, false, shown, result);
+            push(gates, false, shown, result, settings);
         });
         Ctx {
             settings,
+            view: Memo::new(move |_| settings.get()),
             plan: RwSignal::new(plan),
             page,
             units,
@@ -143,6 +156,7 @@ impl Ctx {
             live,
             shown: RwSignal::new(self.shown.get_untracked()),
             result: RwSignal::new(self.result.get_untracked()),
+            settings: RwSignal::new(self.settings.get_untracked()),
         };
         self.gates.update_value(|g| g.push(gate));
         on_cleanup(move || {
@@ -150,15 +164,20 @@ impl Ctx {
         });
         // Memos over the copies, as the root's are: one type for every reader
         // (a `Signal` here cost 6 KB of wasm in its readers' code).
-        Ctx { shown: Memo::new(move |_| gate.shown.get()), result: Memo::new(move |_| gate.result.get()), ..self }
+        Ctx {
+            shown: Memo::new(move |_| gate.shown.get()),
+            result: Memo::new(move |_| gate.result.get()),
+            view: Memo::new(move |_| gate.settings.get()),
+            ..self
+        }
     }
 
     /// A gated view came on screen: its results catch up at once.
     pub fn revealed(&self, live: RwSignal<bool>) {
-        let (shown, result) = (self.shown, self.result);
+        let (shown, result, settings) = (self.shown, self.result, self.settings);
         self.gates.with_value(|gates| {
             for g in gates.iter().filter(|g| g.live == live) {
-                g.refresh(shown, result);
+                g.refresh(shown, result, settings);
             }
         });
     }
@@ -245,7 +264,7 @@ impl Ctx {
         let name = k.name();
         let of = |settings, plan, page| State { settings, plan, page }.value(name).unwrap_or_default();
         match k.row().access {
-            Access::Calc { .. } => self.settings.with(|s| k.row().shown_in(s)),
+            Access::Calc { .. } => self.view.with(|s| k.row().shown_in(s)),
             Access::Plan { .. } => self.plan.with(|o| of(Settings::default(), o.clone(), PageOptions::default())),
             // The language a menu shows is the page's, also when it follows the browser.
             Access::Page { .. } if k == K::Lang => self.lang.get().as_str().to_string(),

@@ -1,5 +1,5 @@
 // Where a slider step's time goes (a diagnosis aid, not a benchmark):
-//   node tests/bench/profile.mjs [dist-dir] [steps]
+//   node tests/bench/profile.mjs [dist-dir] [steps]      PHONE=1: 390×844, DPR 3, CPU 4× slower
 // Drives the params slider like bench.mjs while Chromium traces, then prints the
 // main thread's time per trace event (script, style, layout, paint) and the
 // functions with the most self time. scripts/profile.sh makes the build with
@@ -14,7 +14,15 @@ const server = await serveDir(dir);
 const url = server.url;
 
 const browser = await launch();
-const page = await (await browser.newContext({ viewport: { width: 1360, height: 1000 } })).newPage();
+const phone = !!process.env.PHONE;
+const page = await (
+  await browser.newContext(
+    phone
+      ? { viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true }
+      : { viewport: { width: 1360, height: 1000 } },
+  )
+).newPage();
+if (phone) await (await page.context().newCDPSession(page)).send("Emulation.setCPUThrottlingRate", { rate: 4 });
 await page.goto(url);
 await page.waitForSelector('[data-testid="per-gpu-total"]');
 // CSS=...: try a style change without a rebuild.

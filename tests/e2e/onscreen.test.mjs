@@ -62,3 +62,32 @@ for (const [name, viewport] of [["a phone (390 × 844)", { width: 390, height: 8
     await context.close();
   });
 }
+
+test("on a phone, controls off screen wait for the pause too, and a scroll shows them current", async () => {
+  const viewport = { width: 390, height: 844 };
+  const { page, context, problems } = await open(env.browser, `${env.server.base}?lang=en`, { origin: env.server.origin, viewport, hasTouch: true });
+  await page.waitForSelector('[data-testid="flops"]');
+  await page.waitForTimeout(300);
+  // P alone derives the shape (the nearest published one): the layers control follows P.
+  const layers = () => document.querySelector('input[name="layers"]').value;
+  const before = await page.evaluate(layers);
+  const off = await page.$eval('input[name="layers"]', (el) => el.closest("fieldset").getBoundingClientRect().top > 1.5 * innerHeight);
+  assert.ok(off, "the shape's controls start off screen");
+  const seen = await page.evaluate(
+    (layersSrc) =>
+      new Promise((resolve) => {
+        const read = new Function(`return (${layersSrc})()`);
+        const slider = document.querySelector('input[type="range"][data-key="params"]');
+        slider.value = String(Number(slider.min) + 0.9 * (Number(slider.max) - Number(slider.min)));
+        slider.dispatchEvent(new Event("input", { bubbles: true }));
+        const during = read();
+        document.querySelector('input[name="layers"]').closest("fieldset").scrollIntoView();
+        requestAnimationFrame(() => resolve({ during, after: read() }));
+      }),
+    layers.toString(),
+  );
+  assert.equal(seen.during, before, "off screen, the control has not followed the step");
+  assert.notEqual(seen.after, before, `first frame after the scroll shows the derived shape: ${seen.after}`);
+  assert.deepEqual(problems, []);
+  await context.close();
+});

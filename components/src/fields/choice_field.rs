@@ -28,9 +28,9 @@ fn options(ctx: Ctx, key: K, kind: Options) -> Vec<(String, String)> {
                 .collect()
         }
         Options::Gpus => GPUS.iter().map(|g| (g.name.to_string(), g.label.to_string())).collect(),
-        Options::HeadDivisors => numbered(ctx.settings.with(|s| divisors(s.architecture().heads, 64, s.tp))),
+        Options::HeadDivisors => numbered(ctx.view.with(|s| divisors(s.architecture().heads, 64, s.tp))),
         // The divisors of L and the uneven pipelines the planner tries (405B: 16 stages of 126 layers).
-        Options::LayerDivisors => numbered(ctx.settings.with(|s| {
+        Options::LayerDivisors => numbered(ctx.view.with(|s| {
             let mut d: Vec<u64> =
                 tmath::planner::pp_choices(s.architecture().layers).into_iter().filter(|&p| p <= 128).collect();
             if let Err(at) = d.binary_search(&s.pp) {

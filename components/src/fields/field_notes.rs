@@ -33,7 +33,7 @@ pub fn FieldNotes(
         });
         // A bare P takes a published shape: say which.
         if key == K::Params {
-            if let tmath::settings::ShapeSource::Derived(shape) = ctx.settings.with(|s| s.shape_source()) {
+            if let tmath::settings::ShapeSource::Derived(shape) = ctx.view.with(|s| s.shape_source()) {
                 out.push(("info", i18n::derived_shape(lang, shape)));
             }
         }

@@ -13,7 +13,11 @@ use wasm_bindgen::JsCast;
 /// Keeps `live`: whether `el` is on screen or within half a screen of it, by an
 /// IntersectionObserver (true until it first reports: a view mounts current);
 /// `came` runs when it comes on screen.
-fn on_screen(el: NodeRef<leptos::html::Section>, live: RwSignal<bool>, came: impl Fn() + 'static) {
+pub fn on_screen<E>(el: NodeRef<E>, live: RwSignal<bool>, came: impl Fn() + 'static)
+where
+    E: leptos::html::ElementType + 'static,
+    E::Output: JsCast + Clone + 'static,
+{
     let came = std::rc::Rc::new(came);
     type Observer = (web_sys::IntersectionObserver, Closure<dyn FnMut(js_sys::Array)>);
     let observer = StoredValue::new_local(None::<Observer>);
@@ -42,7 +46,7 @@ fn on_screen(el: NodeRef<leptos::html::Section>, live: RwSignal<bool>, came: imp
         // Half a screen ahead: scrolling at a reading pace finds the view current.
         init.set_root_margin("50% 0px");
         if let Ok(io) = web_sys::IntersectionObserver::new_with_options(callback.as_ref().unchecked_ref(), &init) {
-            io.observe(&el);
+            io.observe(el.unchecked_ref());
             observer.set_value(Some((io, callback)));
         }
     });
