@@ -475,6 +475,7 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "forward" => ("forward 2PD", "순전파 2PD"),
         "backward" => ("backward 4PD", "역전파 4PD"),
         "recompute-extra" => ("recomputation", "재계산"),
+        "with-recompute" => ("with recomputation", "재계산 포함"),
         "forward-attention" => ("forward (with attention)", "순전파(어텐션 포함)"),
         "backward-attention" => ("backward", "역전파"),
         "recompute-hardware" => ("recomputation, in the time only", "재계산(시간에만 반영)"),
