@@ -146,18 +146,31 @@ fn draw(surface: &Surface, s: &LineScene, font: f64) -> Option<()> {
         text.capacity_line(a.left.round(), a.right.round(), yr, th.line_css);
     }
     // Labels last, each on a patch: no curve strikes one through.
+    let mut taken: Vec<(f64, f64, f64, f64)> = Vec::new();
     for r in &s.rules {
         let at = (a.left + 0.4 * em, px(y(r.y)) as f64 - 0.3 * em);
         text.patched_text(&r.label, at, Align::Left, Baseline::Bottom, false, (th.line_css, th.bg_css), em);
+        taken.push((at.0, at.0 + text.width(&r.label), at.1 - 1.2 * em, at.1));
     }
-    // A point's label above it, on the side with more room.
+    // A point's label above it, on the side with more room; below it where a
+    // rule's label or the top edge is in the way.
     for p in &s.points {
         let (cx, cy) = (x(p.x), y(p.y));
         text.dot(cx, cy, 0.42 * em, th.fg_css);
         let left = cx > (a.left + a.right) / 2.0;
         let (lx, align) = if left { (cx + 0.3 * em, Align::Right) } else { (cx - 0.3 * em, Align::Left) };
-        let (ly, base) =
-            if cy - 1.6 * em > a.top { (cy - 0.7 * em, Baseline::Bottom) } else { (cy + 0.7 * em, Baseline::Top) };
+        let w = text.width(&p.label);
+        let (x0, x1) = if left { (lx - w, lx) } else { (lx, lx + w) };
+        let free = |y0: f64, y1: f64| !taken.iter().any(|&(a0, a1, b0, b1)| x0 < a1 && a0 < x1 && y0 < b1 && b0 < y1);
+        let above = cy - 0.7 * em;
+        let below = cy + 0.7 * em;
+        let (ly, base) = if cy - 1.6 * em > a.top && free(above - 1.2 * em, above) {
+            (above, Baseline::Bottom)
+        } else if free(below, below + 1.2 * em) || cy - 1.6 * em <= a.top {
+            (below, Baseline::Top)
+        } else {
+            (above, Baseline::Bottom)
+        };
         text.patched_text(&p.label, (lx, ly), align, base, true, (th.fg_css, th.bg_css), em);
     }
     for (&t, label) in yt.iter().zip(&y_labels) {
