@@ -56,6 +56,9 @@ pub fn ChoiceField(
     let ctx = use_ctx();
     let value = Memo::new(move |_| ctx.value(key));
     let invalid = Memo::new(move |_| ctx.has_error(key));
+    // The options as a memo: a slider step that leaves them as they were (the
+    // usual case for t and p) touches none of the <option> elements.
+    let list = Memo::new(move |_| options(ctx, key, kind));
     let id = format!("f-{}", key.name());
     let notes_id = format!("n-{}", key.name());
     view! {
@@ -70,8 +73,8 @@ pub fn ChoiceField(
                 on:change=move |ev| ctx.set(key, &event_target_value(&ev))
             >
                 {move || {
-                    let current = value.get();
-                    options(ctx, key, kind)
+                    let current = value.get_untracked();
+                    list.get()
                         .into_iter()
                         .map(|(v, label)| {
                             let selected = v == current;

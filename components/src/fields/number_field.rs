@@ -39,10 +39,11 @@ fn compact(x: f64, lang: Lang) -> String {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Mark {
     pub value: f64,
-    /// CSS class giving its colour (`floor`, `optimal`).
-    pub class: &'static str,
     pub label: String,
 }
+
+/// The marks' classes, in [`chinchilla_marks`]'s order.
+const MARK_CLASSES: [&str; 2] = ["mark floor", "mark optimal"];
 
 /// The marks under the token slider: the article's 200B floor and Chinchilla's 20P.
 fn chinchilla_marks() -> Signal<Vec<Mark>> {
@@ -53,14 +54,13 @@ fn chinchilla_marks() -> Signal<Vec<Mark>> {
         vec![
             Mark {
                 value: tmath::compute::MIN_RECOMMENDED_TOKENS,
-                class: "floor",
                 label: format!(
                     "{}\u{a0}{}",
                     i18n::tr(lang, "floor"),
                     i18n::count(lang, tmath::compute::MIN_RECOMMENDED_TOKENS)
                 ),
             },
-            Mark { value: optimal, class: "optimal", label: format!("20P\u{a0}=\u{a0}{}", i18n::count(lang, optimal)) },
+            Mark { value: optimal, label: format!("20P\u{a0}=\u{a0}{}", i18n::count(lang, optimal)) },
         ]
     })
 }
@@ -73,30 +73,29 @@ fn slider(k: K, scale: Scale, marks: bool, value: Memo<String>) -> impl IntoView
     // Ticks under the slider; their labels in a line below, so close marks never collide.
     let marks = marks.then(|| {
         let marks = chinchilla_marks();
+        // Two marks, made once: a step moves the optimum's tick and rewrites its
+        // label, and touches nothing else.
+        let ticks = (0..2)
+            .map(|i| {
+                let style = move || {
+                    marks.with(|m| {
+                        let frac = m.get(i).map_or(0.0, |m| (scale.position(m.value) - lo) / (hi - lo));
+                        // The thumb's centre travels from 8 px to width − 8 px.
+                        format!("left:calc(8px + (100% - 16px) * {frac:.4})")
+                    })
+                };
+                view! { <span class=MARK_CLASSES[i] style=style></span> }
+            })
+            .collect_view();
+        let labels = (0..2)
+            .map(|i| {
+                let label = move || marks.with(|m| m.get(i).map(|m| m.label.clone()).unwrap_or_default());
+                view! { <span class=MARK_CLASSES[i]>{label}</span> }
+            })
+            .collect_view();
         view! {
-            <div class="slider-marks" aria-hidden="true">
-                {move || {
-                    marks
-                        .get()
-                        .into_iter()
-                        .map(|Mark { value, class, .. }| {
-                            let frac = (scale.position(value) - lo) / (hi - lo);
-                            // The thumb's centre travels from 8 px to width − 8 px.
-                            let style = format!("left:calc(8px + (100% - 16px) * {frac:.4})");
-                            view! { <span class=format!("mark {class}") style=style></span> }
-                        })
-                        .collect_view()
-                }}
-            </div>
-            <div class="mark-labels" aria-hidden="true">
-                {move || {
-                    marks
-                        .get()
-                        .into_iter()
-                        .map(|Mark { class, label, .. }| view! { <span class=format!("mark {class}")>{label}</span> })
-                        .collect_view()
-                }}
-            </div>
+            <div class="slider-marks" aria-hidden="true">{ticks}</div>
+            <div class="mark-labels" aria-hidden="true">{labels}</div>
         }
     });
     view! {
