@@ -122,13 +122,14 @@ pub fn part_key(part: Part) -> &'static str {
 
 /// The legend of the parts a set of bars shows, tracked.
 pub fn legend(ctx: Ctx, parts: &'static [Part]) -> Signal<Vec<(usize, String)>> {
-    Signal::derive(move || parts.iter().map(|&p| (p as usize, ctx.t(part_key(p)).to_string())).collect())
+    Memo::new(move |_| parts.iter().map(|&p| (p as usize, ctx.t(part_key(p)).to_string())).collect::<Vec<_>>()).into()
 }
 
 /// The legend of what some bar shows: a part at zero in every bar is left out
 /// (no "ZeRO-3 live params" without ZeRO-3), the serving overhead named when shown.
 pub fn legend_of(ctx: Ctx, bars: Signal<Vec<Bar>>) -> Signal<Vec<(usize, String)>> {
-    Signal::derive(move || {
+    // A memo: a slider step that shows the same parts leaves the legend's DOM alone.
+    Memo::new(move |_| {
         bars.with(|bars| {
             let shown = |i: usize| bars.iter().any(|b| b.segments.get(i).is_some_and(|&x| x > 0.0));
             let parts = Part::ALL.iter().map(|&p| (p as usize, part_key(p)));
@@ -136,9 +137,10 @@ pub fn legend_of(ctx: Ctx, bars: Signal<Vec<Bar>>) -> Signal<Vec<(usize, String)
                 .chain(std::iter::once((crate::charts::theme::OVERHEAD, "part-overhead")))
                 .filter(|&(i, _)| shown(i))
                 .map(|(i, key)| (i, ctx.t(key).to_string()))
-                .collect()
+                .collect::<Vec<_>>()
         })
     })
+    .into()
 }
 
 /// The capacity line's label, tracked: "GPU memory 85.9 GB = 80 GiB" (the
