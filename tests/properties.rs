@@ -3,7 +3,9 @@
 
 mod common;
 use proptest::prelude::*;
-use tmath::config::{Attention, Convention, GradDtype, Mlp, Offload, Optimizer, Precision, Recompute, ZeroStage};
+use tmath::config::{
+    Attention, Convention, GradDtype, Mlp, Offload, Optimizer, Precision, Recompute, Schedule, ZeroStage,
+};
 use tmath::{evaluate, Settings};
 
 fn log_uniform(lo: f64, hi: f64) -> impl Strategy<Value = f64> {
@@ -32,14 +34,29 @@ prop_compose! {
         convention in prop::sample::select(Convention::ALL),
         gpu in prop::sample::select(tmath::catalog::GPUS.iter().map(|g| g.name).collect::<Vec<_>>()),
         shape in (prop::sample::select(Mlp::ALL), 1u64..=64, 1u64..=8, 0u64..=2),
+        // The practice keys: cp, ep, schedule, checkpoint interval, overheads, offload tier, attention.
+        practice in (
+            0u32..=3,
+            any::<bool>(),
+            prop::sample::select(Schedule::ALL),
+            1u64..=8,
+            0.0f64..=4.0,
+            0.0f64..=20.0,
+            prop::sample::select(Offload::ALL),
+            prop::option::of(prop::sample::select(Attention::ALL)),
+        ),
     ) -> Settings {
         let tp = 2u64.pow(tp_exp);
         let heads = tp * heads_mult;
         // h is a whole number of heads; k divides a (here 1 or a).
         let hidden = (hidden / heads).max(1) * heads;
         let (mlp, experts, top_k, shared) = shape;
+        let (cp_exp, ep_two, schedule, every, reserve, fragmentation, offload, attention) = practice;
+        let cp = 2u64.pow(cp_exp);
         // Keep N within 1e6 GPUs.
-        let dp = (dp / (tp * pp)).max(1);
+        let dp = (dp / (tp * pp * cp)).max(1);
+        // ep divides the experts and d·cp.
+        let ep = if ep_two && experts % 2 == 0 && (dp * cp) % 2 == 0 { 2 } else { 1 };
         Settings {
             params: Some(params),
             tokens,
@@ -64,7 +81,14 @@ prop_compose! {
             sequence_parallel: flags.0,
             partition_activations: flags.1,
             tsp: flags.2,
-            offload: if flags.3 { Offload::Optimizer } else { Offload::None },
+            offload: if flags.3 { offload } else { Offload::None },
+            cp,
+            ep,
+            schedule,
+            recompute_every: every,
+            reserve_gb: Some(reserve),
+            fragmentation_pct: Some(fragmentation),
+            attention,
             zero: ZeroStage::new(zero).unwrap(),
             convention,
             gpu: tmath::catalog::gpu(gpu).unwrap(),
@@ -141,7 +165,8 @@ proptest! {
 
     #[test]
     fn recomputation_trades_memory_for_compute(s in any_settings()) {
-        let at = |recompute| evaluate(&Settings { recompute, ..s.clone() }.resolve().unwrap());
+        // Checkpointing every k > 1 layers can hold more than selective recomputation: k = 1 here.
+        let at = |recompute| evaluate(&Settings { recompute, recompute_every: 1, ..s.clone() }.resolve().unwrap());
         let (none, selective, full) = (at(Recompute::None), at(Recompute::Selective), at(Recompute::Full));
         prop_assert!(full.per_gpu.activations <= selective.per_gpu.activations);
         prop_assert!(selective.per_gpu.activations <= none.per_gpu.activations);
