@@ -345,6 +345,14 @@ mod tests {
     use super::*;
 
     #[test]
+    fn pipeline_degrees_in_order() {
+        assert_eq!(pp_choices(126), vec![1, 2, 3, 4, 6, 7, 8, 9, 14, 16, 18, 21, 32, 42, 63, 64, 126]);
+        assert_eq!(pp_choices(32), vec![1, 2, 4, 8, 16, 32]);
+        assert_eq!(pp_choices(1), vec![1]);
+        assert_eq!(pp_choices(12), vec![1, 2, 3, 4, 6, 8, 12]);
+    }
+
+    #[test]
     fn divisors_in_order() {
         assert_eq!(divisors(12), vec![1, 2, 3, 4, 6, 12]);
         assert_eq!(divisors(16), vec![1, 2, 4, 8, 16]);
