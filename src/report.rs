@@ -15,7 +15,7 @@ use std::fmt;
 #[derive(Clone, Debug, PartialEq)]
 pub enum Warning {
     /// TP beyond one node crosses the slow inter-node link (article, "3D Parallelism").
-    TpAcrossNodes { tp: u64 },
+    TpAcrossNodes { tp: u64, node: u64 },
     /// DeepSpeed blocks PP with ZeRO-2/3 (article, "Sharded Optimizers + 3D Parallelism").
     PipelineWithZero23 { zero: u8 },
     /// p does not divide L: stages are uneven; the busiest holds ⌈L/p⌉ layers.
@@ -115,7 +115,9 @@ impl Warning {
 impl fmt::Display for Warning {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Warning::TpAcrossNodes { tp } => write!(f, "tensor parallelism {tp} > 8 crosses the slow inter-node link"),
+            Warning::TpAcrossNodes { tp, node } => {
+                write!(f, "tensor parallelism {tp} > {node} GPUs per node crosses the slow inter-node link")
+            }
             Warning::PipelineWithZero23 { zero } => {
                 write!(f, "pipeline parallelism with ZeRO-{zero} is blocked in DeepSpeed (gradient sharding vs gradient accumulation)")
             }
@@ -298,7 +300,7 @@ pub fn warnings(c: &Config, m: &MemoryBreakdown) -> Vec<Warning> {
     let mut w = Vec::new();
     let Layout { tp, pp, .. } = c.layout;
     if tp > c.gpus_per_node {
-        w.push(Warning::TpAcrossNodes { tp });
+        w.push(Warning::TpAcrossNodes { tp, node: c.gpus_per_node });
     }
     if pp > 1 && c.zero.shards_gradients() {
         w.push(Warning::PipelineWithZero23 { zero: c.zero.get() });

@@ -713,7 +713,9 @@ pub fn warning(lang: Lang, w: &Warning) -> String {
         return w.to_string();
     }
     match w {
-        Warning::TpAcrossNodes { tp } => format!("텐서 병렬 {tp} > 8: 노드 사이의 느린 연결을 건넙니다"),
+        Warning::TpAcrossNodes { tp, node } => {
+            format!("텐서 병렬 {tp} > 노드당 GPU {node}장: 노드 사이의 느린 연결을 건넙니다")
+        }
         Warning::PipelineWithZero23 { zero } => {
             format!(
                 "파이프라인 병렬화와 ZeRO-{zero}는 DeepSpeed에서 함께 쓸 수 없습니다 (그래디언트 샤딩과 그래디언트 누적이 충돌)"
