@@ -689,7 +689,7 @@ key_table! {
         },
     },
     TpCrossNode => Key {
-        name: "tp-cross-node", aliases: &[], kind: Kind::Switch, help: help!("allow tensor parallelism beyond one 8-GPU node"),
+        name: "tp-cross-node", aliases: &[], kind: Kind::Switch, help: help!("allow tensor parallelism beyond one node (gpus-per-node)"),
         access: Access::Plan { get: |o| flag(o.tp_cross_node), set: |o, v| o.tp_cross_node = v.flag() },
     },
     Lang => Key {
