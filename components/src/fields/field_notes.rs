@@ -39,13 +39,20 @@ pub fn FieldNotes(
         }
         out
     });
+    // One element per (position, kind): a step that only changes a note's
+    // numbers (the attention share as P moves) rewrites its text node, not the element.
+    let kinds = Memo::new(move |_| notes.with(|n| n.iter().map(|(kind, _)| *kind).collect::<Vec<_>>()));
     view! {
         <div class="notes" id=id aria-live="polite">
             {move || {
-                notes
+                kinds
                     .get()
                     .into_iter()
-                    .map(|(kind, text)| view! { <p class=kind role=if kind == "error" { "alert" } else { "note" }>{text}</p> })
+                    .enumerate()
+                    .map(|(i, kind)| {
+                        let text = move || notes.with(|n| n.get(i).map(|(_, t)| t.clone()).unwrap_or_default());
+                        view! { <p class=kind role=if kind == "error" { "alert" } else { "note" }>{text}</p> }
+                    })
                     .collect_view()
             }}
         </div>
