@@ -163,8 +163,8 @@ fn receipt(r: &Report) -> String {
     s += &format!(
         "  reserve, fragmentation     {}   {} GB + {} %\n",
         gb(m.reserve),
-        format_sig(c.reserve_bytes / 1e9),
-        format_sig(c.fragmentation * 100.0)
+        format_short(c.reserve_bytes / 1e9),
+        format_short(c.fragmentation * 100.0)
     );
     s += "  ───────────────────────────────────\n";
     s += &format!("  total                      {}\n", gb(m.total()));
@@ -268,8 +268,8 @@ fn plan(args: &[String]) -> Result<String, String> {
     let mut s = match report.min_gpus {
         Some(m) => format!(
             "minimum GPUs: {m} (with {} GB reserve and {}% fragmentation)\n",
-            format_sig(config.reserve_bytes / 1e9),
-            format_sig(config.fragmentation * 100.0)
+            format_short(config.reserve_bytes / 1e9),
+            format_short(config.fragmentation * 100.0)
         ),
         None => format!("no layout fits on up to {} GPUs\n", options.max_gpus),
     };
