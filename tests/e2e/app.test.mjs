@@ -322,7 +322,7 @@ test("a pasted Hugging Face config.json fills the shape and names what it did no
   assert.equal(q.get("kv-heads"), "8");
   assert.equal(q.get("mlp"), "swiglu");
   const result = await page.textContent('[data-testid="hf-result"]');
-  assert.ok(result.includes("num_key_value_heads → kv-heads") && result.includes("max_position_embeddings"), result);
+  assert.ok(result.includes("num_key_value_heads → Key/value heads") && result.includes("max_position_embeddings"), result);
   // Not a config: a message, the state unchanged.
   await page.fill('[data-testid="hf-config"] textarea', "{ not json");
   await page.waitForFunction(() => document.querySelector('[data-testid="hf-result"]').classList.contains("error"));

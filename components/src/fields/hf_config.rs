@@ -5,6 +5,7 @@
 use crate::ctx::use_ctx;
 use crate::tr::Tr;
 use leptos::prelude::*;
+use tmath::keys::K;
 use wasm_bindgen::closure::Closure;
 
 #[component]
@@ -18,13 +19,26 @@ pub fn HfConfig() -> impl IntoView {
         let lang = ctx.lang.get_untracked();
         match tmath::hf::read(&text) {
             Ok(m) => {
-                let pairs: Vec<(&str, String)> = m.pairs.iter().map(|(k, v, _)| (*k, v.clone())).collect();
-                ctx.set_all(&pairs);
+                // The shape only: the layout (N, d) stays as it was.
+                ctx.settings.update(|s| {
+                    for (k, v, _) in &m.pairs {
+                        let _ = s.set(k, v);
+                    }
+                });
+                // Each field with the control it set, by the control's label; a switch as JSON wrote it.
                 let used: Vec<String> = m
                     .pairs
                     .iter()
                     .filter(|(_, _, field)| !field.is_empty())
-                    .map(|(k, v, field)| format!("{field} → {k}\u{a0}=\u{a0}{v}"))
+                    .map(|(k, v, field)| {
+                        let label = K::of(k).map_or(*k, |k| crate::i18n::label(lang, k));
+                        let value = match (*k, v.as_str()) {
+                            ("tie-embeddings", "1") => "true",
+                            ("tie-embeddings", _) => "false",
+                            _ => v,
+                        };
+                        format!("{field} → {label}\u{a0}=\u{a0}{value}")
+                    })
                     .collect();
                 let unused = if m.unused.is_empty() { "—".to_string() } else { m.unused.join(", ") };
                 result.set(format!(

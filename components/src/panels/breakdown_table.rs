@@ -47,6 +47,15 @@ pub fn BreakdownTable(
                         _ => return String::new(),
                     };
                     let lang = ctx.lang.get();
+                    // Offloaded: the optimizer is not on the GPU at all.
+                    if part == Part::Optimizer && r.config.offload.is_on() {
+                        let to = if r.config.offload == tmath::config::Offload::OptimizerNvme {
+                            "offloaded-nvme"
+                        } else {
+                            "offloaded-cpu"
+                        };
+                        return format!("{} {}", crate::i18n::bytes_per_param(lang, b), ctx.t(to));
+                    }
                     if d.fract() == 0.0 {
                         format!("{} ÷ {}", crate::i18n::bytes_per_param(lang, b), crate::i18n::grouped_sig(d))
                     } else {
@@ -76,9 +85,17 @@ pub fn BreakdownTable(
     // The node's CPU memory has its own verdict (what offload puts there).
     let cpu_verdict = move || {
         ctx.shown.with(|r| {
-            let (mark, word) = if r.cpu_fits() { ("✓", "fits") } else { ("✗", "does-not-fit") };
+            let (mark, word) = if r.cpu_fits() { ("✓", "cpu-fits") } else { ("✗", "cpu-does-not-fit") };
+            // What each of the node's GPUs puts there, per parameter of its shard.
+            let c = &r.config;
+            let what = if c.offload == tmath::config::Offload::OptimizerNvme {
+                format!("{} (4 {})", ctx.t("cpu-what-nvme"), ctx.t("bytes-per-param-unit"))
+            } else {
+                let ob = tmath::memory::optimizer_bytes(c.optimizer, c.precision).0;
+                format!("{} ({ob} + 4 {})", ctx.t("cpu-what"), ctx.t("bytes-per-param-unit"))
+            };
             format!(
-                "{} {}: {mark}\u{a0}{}",
+                "{what} · {} {}: {mark}\u{a0}{}",
                 ctx.t("cpu-capacity"),
                 ctx.units().format(tmath::Bytes(r.config.cpu_mem_bytes)),
                 ctx.t(word)

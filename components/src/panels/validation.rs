@@ -28,8 +28,10 @@ pub fn Validation() -> impl IntoView {
     };
     let body = move || {
         rows.get().unwrap_or_default().into_iter().map(|r| {
-            let gib = |b: f64| format!("{}\u{a0}GiB", tmath::units::format_short(b / 1_073_741_824.0));
-            let error = format!("{:+.1}\u{a0}%", 100.0 * r.error());
+            // In the page's unit, as every other byte figure.
+            let size = move |b: f64| ctx.units().format(tmath::Bytes(b));
+            let error = format!("{:+.1}%", 100.0 * r.error()).replace('-', "−");
+            let th = |key: &'static str| ctx.t(key);
             let name = format!("validation-{}", r.row.name);
             let link = format!("?{}", r.row.query);
             view! {
@@ -38,11 +40,12 @@ pub fn Validation() -> impl IntoView {
                         <a href=link>{ctx.t(&name)}</a>
                         {r.row.inferred.then(|| view! { <span class="detail">" "<Tr key="validation-inferred" /></span> })}
                     </th>
-                    <td><a href=r.row.source target="_blank" rel="noopener">{ctx.t(metric_key(r.row.metric))}</a></td>
-                    <td class="num">{gib(r.published)}</td>
-                    <td class="num">{gib(r.predicted)}</td>
-                    <td class="num" class:warn=!r.within()>{error}</td>
-                    <td class="num">{format!("±{}\u{a0}%", tmath::units::format_short(100.0 * r.row.threshold))}</td>
+                    // data-label: the column's name, shown beside the value where rows become cards (phones).
+                    <td data-label=th("validation-metric")><a href=r.row.source target="_blank" rel="noopener">{ctx.t(metric_key(r.row.metric))}</a></td>
+                    <td class="num" data-label=th("validation-published")>{move || size(r.published)}</td>
+                    <td class="num" data-label=th("validation-predicted")>{move || size(r.predicted)}</td>
+                    <td class="num" class:warn=!r.within() data-label=th("validation-error")>{error}</td>
+                    <td class="num" data-label=th("validation-threshold")>{format!("±{}%", tmath::units::format_short(100.0 * r.row.threshold))}</td>
                 </tr>
             }
         }).collect_view()
