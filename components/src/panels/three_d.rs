@@ -58,7 +58,7 @@ pub fn ThreeDView(
         r.with(|r| {
             let d = &r.divisors;
             // Whole numbers of GPUs, but for megatron's first stage (embedding included) or experts ÷ ep.
-            let f = tmath::units::format_short;
+            let f = crate::i18n::grouped_sig;
             format!(
                 "{} ÷\u{a0}{} · {} ÷\u{a0}{} · {} ÷\u{a0}{}",
                 ctx.t("part-model"),
