@@ -57,6 +57,12 @@ fn fit_canvas(el: &web_sys::HtmlCanvasElement, css_w: f64, css_h: f64) -> (f64, 
 /// A canvas that redraws with `draw(surface)` whenever a signal `draw` reads
 /// changes or its container is resized; its text is `font_px` CSS pixels.
 pub fn drawn_canvas(size: ChartSize, font_px: f64, draw: impl Fn(&Surface) + 'static) -> NodeRef<leptos::html::Canvas> {
+    drawn_canvas_dyn(size, font_px, Box::new(draw))
+}
+
+/// The body of [`drawn_canvas`], compiled once for every kind of chart (a
+/// generic body was one copy of the effect per chart type in the wasm).
+fn drawn_canvas_dyn(size: ChartSize, font_px: f64, draw: Box<dyn Fn(&Surface)>) -> NodeRef<leptos::html::Canvas> {
     let canvas = NodeRef::<leptos::html::Canvas>::new();
     let container = container_size(canvas);
     let surface = StoredValue::new_local(None::<Surface>);
