@@ -174,10 +174,13 @@ pub fn whole_nodes(n: u64, node: u64) -> bool {
 /// that do not divide it (Llama 3 405B ran its 126 layers on 16 stages); an
 /// uneven pipeline is sized by its heaviest stage, ⌈L/p⌉ layers.
 pub fn pp_choices(layers: u64) -> Vec<u64> {
+    // The powers of two put in their places (not sorted in: a sort of u64 costs the page's wasm 2.8 KB).
     let mut out = divisors(layers);
-    out.extend((0..).map(|k| 1u64 << k).take_while(|&p| p <= layers));
-    out.sort_unstable();
-    out.dedup();
+    for p in (0..).map(|k| 1u64 << k).take_while(|&p| p <= layers) {
+        if let Err(at) = out.binary_search(&p) {
+            out.insert(at, p);
+        }
+    }
     out
 }
 

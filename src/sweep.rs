@@ -101,10 +101,11 @@ pub fn gpu_counts(base: &Config, max: u64) -> Vec<u64> {
 /// context length at the configured batch: powers of two from 512 tokens to
 /// 1M, and the configured context.
 pub fn serving_vs_context(c: &Config) -> Vec<(f64, f64)> {
+    // In order, the configured context in its place (inserted, not sorted in).
     let mut contexts: Vec<u64> = (9..=20).map(|e| 1u64 << e).collect();
-    contexts.push(c.context);
-    contexts.sort_unstable();
-    contexts.dedup();
+    if let Err(at) = contexts.binary_search(&c.context) {
+        contexts.insert(at, c.context);
+    }
     contexts
         .into_iter()
         .map(|context| {
