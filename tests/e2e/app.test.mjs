@@ -330,3 +330,19 @@ test("a pasted Hugging Face config.json fills the shape and names what it did no
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test("beside the article's figure, the practical one where they differ by more than 10 %", async () => {
+  const q = "model=llama-2-70b&seq-len=4096&tp=8&pp=2&lang=en";
+  const { page, context, problems } = await open(env.browser, `${env.server.base}?${q}`, { origin: env.server.origin });
+  await page.waitForSelector('[data-testid="part-activations"]');
+  const json = tmathJson([...new URLSearchParams(q).entries()].filter(([k]) => k !== "lang"));
+  // The warnings the core gives are the figures the rows show.
+  assert.ok(json.warning_codes.includes("scores-stored") && json.warning_codes.includes("tp-gradients"), json.warning_codes.join());
+  const act = await page.textContent('[data-testid="part-activations"] .practice');
+  const grad = await page.textContent('[data-testid="part-gradients"] .practice');
+  assert.match(act, /FlashAttention: \d/);
+  assert.match(grad, /÷ t·p: \d/);
+  assert.equal(await page.$('[data-testid="part-model"] .practice'), null);
+  assert.deepEqual(problems, []);
+  await context.close();
+});

@@ -12,6 +12,7 @@ use crate::tr::Tr;
 use leptos::prelude::*;
 use tmath::explain::Item;
 use tmath::memory::Part;
+use tmath::Warning;
 
 /// The formula of a part.
 fn item(part: Part) -> Item {
@@ -37,6 +38,21 @@ pub fn BreakdownTable(
         .map(|part| {
             let testid = part_key(part);
             let bytes = move || ctx.shown.with(|r| r.per_gpu.get(part));
+            // Where practice differs from the article's figure by more than 10 %, the
+            // practical figure beside the number (the warning's own figure).
+            let practice = move || {
+                ctx.shown.with(|r| {
+                    r.warnings.iter().find_map(|w| match (part, w) {
+                        (Part::Activations, Warning::ScoresStored { with_flash }) => {
+                            Some(format!("FlashAttention: {}", ctx.units().format(tmath::Bytes(*with_flash))))
+                        }
+                        (Part::Gradients, Warning::TpGradients { gradients, .. }) => {
+                            Some(format!("÷ t·p: {}", ctx.units().format(tmath::Bytes(*gradients))))
+                        }
+                        _ => None,
+                    })
+                })
+            };
             let detail = move || {
                 ctx.shown.with(|r| {
                     let per_param = tmath::memory::state_bytes_per_param(&r.config);
@@ -73,7 +89,12 @@ pub fn BreakdownTable(
                         <Tr key=testid />
                     </th>
                     <td class="num">{text(move || ctx.units().format(bytes()))}</td>
-                    <td class="detail">{detail} <Explain item=item(part) /></td>
+                    <td class="detail">
+                        {detail}
+                        {move || practice().map(|p| view! { <span class="practice" data-testid="practice">" (" {p} ")"</span> })}
+                        " "
+                        <Explain item=item(part) />
+                    </td>
                 </tr>
             }
         })
