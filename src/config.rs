@@ -242,6 +242,26 @@ impl Architecture {
         }
     }
 
+    /// A dense shape as model cards give it: L, h, (a, k), f, V, and the MLP's
+    /// form with whether the embeddings are tied.
+    pub const fn dense(
+        layers: u64,
+        hidden: u64,
+        (heads, kv_heads): (u64, u64),
+        ffn: u64,
+        vocab: u64,
+        (mlp, tie_embeddings): (Mlp, bool),
+    ) -> Architecture {
+        Architecture {
+            kv_heads,
+            ffn,
+            mlp,
+            tie_embeddings,
+            moe_ffn: ffn,
+            ..Architecture::gpt(layers, hidden, heads, vocab)
+        }
+    }
+
     /// Whether this is the article's shape for its L, h, a, V.
     pub fn is_gpt(self) -> bool {
         self == Architecture::gpt(self.layers, self.hidden, self.heads, self.vocab)

@@ -247,11 +247,11 @@ impl Settings {
         self.model = Some(model);
         self.params = Some(model.params);
         self.active_params = Some(model.active_params);
-        self.layers = Some(model.layers);
-        self.hidden = Some(model.hidden);
-        self.heads = Some(model.heads);
-        self.vocab = Some(model.vocab);
-        let a = model.arch();
+        let a = model.arch;
+        self.layers = Some(a.layers);
+        self.hidden = Some(a.hidden);
+        self.heads = Some(a.heads);
+        self.vocab = Some(a.vocab);
         self.kv_heads = Some(a.kv_heads);
         self.ffn = Some(a.ffn);
         self.mlp = Some(a.mlp);
