@@ -185,13 +185,6 @@ pub fn micro_batches_held(pp: u64, grad_accum: u64, schedule: Schedule) -> u64 {
     }
 }
 
-/// Layers' worth of activations the busiest pipeline stage holds: ⌈L/p⌉
-/// layers of each micro-batch it holds, i.e. L layers when m ≥ p under 1F1B
-/// (article: pipeline parallelism does not shrink activations).
-pub fn layers_held(layers: u64, pp: u64, grad_accum: u64, schedule: Schedule) -> f64 {
-    (layers.div_ceil(pp) * micro_batches_held(pp, grad_accum, schedule)) as f64
-}
-
 /// Activation memory per GPU: s·b·h · layers held · factor, ÷ t again with
 /// ZeRO-R activation partitioning (article, "Sharded Optimizers"), which
 /// sequence parallelism already does and is then not applied twice.

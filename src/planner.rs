@@ -309,16 +309,7 @@ pub fn min_gpus(base: &Config, o: &PlanOptions) -> Option<u64> {
                 if !ds.last().is_some_and(|&d| fits(d)) {
                     continue;
                 }
-                let (mut lo, mut hi) = (0, ds.len() - 1);
-                while lo < hi {
-                    let mid = lo + (hi - lo) / 2;
-                    if fits(ds[mid]) {
-                        hi = mid;
-                    } else {
-                        lo = mid + 1;
-                    }
-                }
-                let n = t * p * cp * ds[lo];
+                let n = t * p * cp * ds[ds.partition_point(|&d| !fits(d))];
                 if best.is_none_or(|b| n < b) {
                     best = Some(n);
                 }

@@ -12,7 +12,6 @@
 //!   maintainer published it (`docs/research/validation.md` has the setups).
 
 use crate::config::{Config, Mlp};
-use crate::memory;
 use crate::report::{evaluate, Report};
 use crate::units::Bytes;
 
@@ -232,10 +231,4 @@ pub fn check(row: &'static Row) -> Option<Checked> {
 /// Every row, evaluated.
 pub fn table() -> Vec<Checked> {
     ROWS.iter().filter_map(check).collect()
-}
-
-/// The model states and activations alone (the estimator's two figures), for tests.
-pub fn states_and_activations(c: &Config) -> (f64, f64) {
-    let m = memory::training_memory(c);
-    (m.model_states().get(), m.activations.get())
 }
