@@ -295,8 +295,9 @@ impl Report {
     }
 }
 
-/// The rules of [`Warning`] that `c` bends; `m` is its memory per GPU.
-pub fn warnings(c: &Config, m: &MemoryBreakdown) -> Vec<Warning> {
+/// The rules of [`Warning`] that `c` bends; `m` is its memory per GPU and
+/// `cpu` what offload puts in a node's CPU memory.
+pub fn warnings(c: &Config, m: &MemoryBreakdown, cpu: Bytes) -> Vec<Warning> {
     let mut w = Vec::new();
     let Layout { tp, pp, .. } = c.layout;
     if tp > c.gpus_per_node {
@@ -352,9 +353,8 @@ pub fn warnings(c: &Config, m: &MemoryBreakdown) -> Vec<Warning> {
         }
     }
     if c.offload.is_on() {
-        let needed = memory::cpu_offload_per_node(c).get();
-        if needed > c.cpu_mem_bytes {
-            w.push(Warning::CpuMemory { needed, capacity: c.cpu_mem_bytes });
+        if cpu.get() > c.cpu_mem_bytes {
+            w.push(Warning::CpuMemory { needed: cpu.get(), capacity: c.cpu_mem_bytes });
         }
         w.push(Warning::OffloadSlower);
     }
@@ -369,13 +369,14 @@ pub fn warnings(c: &Config, m: &MemoryBreakdown) -> Vec<Warning> {
 /// Evaluates every formula once.
 pub fn evaluate(c: &Config) -> Report {
     let per_gpu = memory::training_memory(c);
+    let cpu_per_node = memory::cpu_offload_per_node(c);
     Report {
-        warnings: warnings(c, &per_gpu),
+        warnings: warnings(c, &per_gpu, cpu_per_node),
         per_gpu,
         divisors: memory::divisors(c),
         inference: memory::inference_memory(c.params, c.inference_dtype).whole(),
         compute: compute::compute(c),
-        cpu_per_node: memory::cpu_offload_per_node(c),
+        cpu_per_node,
         nvme_per_node: memory::nvme_offload_per_node(c),
         config: c.clone(),
     }
