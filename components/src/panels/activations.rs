@@ -2,7 +2,7 @@
 //! without, with selective and with full recomputation, each bar with the
 //! compute it costs: memory traded for FLOPs.
 
-use super::memory::{capacity_label, legend};
+use super::memory::{capacity_label, legend_of};
 use super::Mode;
 use crate::bind::text;
 use crate::charts::geometry::Bar;
@@ -11,7 +11,6 @@ use crate::ctx::use_ctx;
 use leptos::prelude::*;
 use tmath::config::Recompute;
 use tmath::explain::{explain, Item};
-use tmath::memory::Part;
 
 /// The translation key of a recomputation bar.
 fn bar_key(r: Recompute) -> &'static str {
@@ -51,7 +50,6 @@ pub fn ActivationsView(
     let capacity = Signal::derive(move || r.with(|r| r.config.gpu_mem_bytes));
     let formula = move || r.with(|r| explain(r, Item::Activations, ctx.units()));
     let summary = Signal::derive(move || formula().substituted);
-    let parts: &'static [Part] = &[Part::Activations];
     view! {
         <p class="result-line" data-testid="activations-total" data-bytes=text(move || r.with(|r| r.per_gpu.activations.get()).to_string())>
             <code class="formula">{text(move || formula().formula)}</code>
@@ -67,7 +65,7 @@ pub fn ActivationsView(
             testid="activations-chart"
             size=mode.chart(240.0)
             font=mode.font()
-            legend=legend(ctx, parts)
+            legend=legend_of(ctx, bars)
         />
     }
 }

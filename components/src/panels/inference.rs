@@ -3,7 +3,7 @@
 //! practice: the KV cache for the batch and context served, and the serving
 //! memory against the context.
 
-use super::memory::capacity_label;
+use super::memory::{capacity_label, legend_of};
 use super::Mode;
 use crate::bind::text;
 use crate::charts::geometry::Bar;
@@ -54,9 +54,6 @@ pub fn InferenceView(
         })
     });
     let capacity = Signal::derive(move || r.with(|r| r.config.gpu_mem_bytes));
-    let legend = Signal::derive(move || {
-        vec![(0, ctx.t("part-model").to_string()), (crate::charts::theme::OVERHEAD, ctx.t("part-overhead").to_string())]
-    });
     let formula = move || {
         r.with(|r| {
             let c = &r.config;
@@ -140,7 +137,7 @@ pub fn InferenceView(
             testid="inference-chart"
             size=mode.chart(240.0)
             font=mode.font()
-            legend=legend
+            legend=legend_of(ctx, bars)
         />
         <p class="detail" data-testid="kv-cache" data-bytes=text(move || r.with(|r| kv_cache_bytes(&r.config).get()).to_string())
             data-max-context=text(move || r.with(|r| max_context_tokens(&r.config)).to_string())>

@@ -120,11 +120,6 @@ pub fn part_key(part: Part) -> &'static str {
     }
 }
 
-/// The legend of the parts a set of bars shows, tracked.
-pub fn legend(ctx: Ctx, parts: &'static [Part]) -> Signal<Vec<(usize, String)>> {
-    Memo::new(move |_| parts.iter().map(|&p| (p as usize, ctx.t(part_key(p)).to_string())).collect::<Vec<_>>()).into()
-}
-
 /// The legend of what some bar shows: a part at zero in every bar is left out
 /// (no "ZeRO-3 live params" without ZeRO-3), the serving overhead named when shown.
 pub fn legend_of(ctx: Ctx, bars: Signal<Vec<Bar>>) -> Signal<Vec<(usize, String)>> {

@@ -2,7 +2,7 @@
 //! "Gradients"): bytes per parameter of weights, gradients and optimizer for
 //! each optimizer at the chosen precision, for the whole model before any sharding.
 
-use super::memory::{capacity_label, legend};
+use super::memory::{capacity_label, legend_of};
 use super::Mode;
 use crate::bind::text;
 use crate::charts::geometry::Bar;
@@ -11,7 +11,7 @@ use crate::ctx::use_ctx;
 use crate::i18n;
 use leptos::prelude::*;
 use tmath::config::Optimizer;
-use tmath::memory::{state_bytes_per_param, Part};
+use tmath::memory::state_bytes_per_param;
 use tmath::Report;
 
 /// Bytes per parameter of the three states, and their sum.
@@ -65,7 +65,6 @@ pub fn ModelStatesView(
         })
     };
     let summary = Signal::derive(sum);
-    let parts: &'static [Part] = &[Part::Model, Part::Gradients, Part::Optimizer];
     view! {
         <p class="result-line" data-testid="model-states-total" data-bytes=text(move || {
             r.with(|r| (per_param(r).1 * r.config.params.get()).to_string())
@@ -81,7 +80,7 @@ pub fn ModelStatesView(
             testid="model-states-chart"
             size=mode.chart(260.0)
             font=mode.font()
-            legend=legend(ctx, parts)
+            legend=legend_of(ctx, bars)
         />
         // The lesson's 12-vs-16 note; under fp32 gradients (megatron) the sum is 18.
         {(mode == Mode::Page).then(|| view! {
