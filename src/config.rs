@@ -379,3 +379,11 @@ pub struct Config {
     pub ep: u64,
     pub convention: Convention,
 }
+
+impl Config {
+    /// Whether activations are split along the sequence over the tensor ranks:
+    /// sequence parallelism or folded TSP, with t > 1.
+    pub fn splits_sequence(&self) -> bool {
+        (self.sequence_parallel || self.tsp) && self.layout.tp > 1
+    }
+}

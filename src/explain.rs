@@ -231,7 +231,7 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
             }
         }
         Item::Activations => {
-            let sp = (c.sequence_parallel || c.tsp) && t > 1;
+            let sp = c.splits_sequence();
             let (a, s, h) = (c.arch.heads as f64, c.seq_len as f64, c.arch.hidden as f64);
             let tf = t as f64;
             let scores = c.attention == Attention::Standard;

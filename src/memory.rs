@@ -198,7 +198,7 @@ pub fn micro_batches_held(pp: u64, grad_accum: u64, schedule: Schedule) -> u64 {
 /// segment counts its other k − 1 layers.
 pub fn activations(c: &Config) -> Bytes {
     let t = c.layout.tp;
-    let sp = (c.sequence_parallel || c.tsp) && t > 1;
+    let sp = c.splits_sequence();
     let factor = config_activation_factor(c, sp);
     let sbh = c.seq_len as f64 * c.micro_batch as f64 * c.arch.hidden as f64;
     let held = micro_batches_held(c.layout.pp, c.grad_accum, c.schedule) as f64;
@@ -227,7 +227,7 @@ pub fn megatron_ends(c: &Config, held: f64) -> f64 {
         return 0.0;
     }
     let (s, b, h, v) = (c.seq_len as f64, c.micro_batch as f64, c.arch.hidden as f64, c.arch.vocab as f64);
-    let sp = (c.sequence_parallel || c.tsp) && c.layout.tp > 1;
+    let sp = c.splits_sequence();
     let embedding = s * b * (8.0 + h) * held / if sp { c.layout.tp as f64 } else { 1.0 };
     let output = if c.layout.pp == 1 { 4.0 * s * b * h * (1.0 + v / h) / c.layout.tp as f64 } else { 0.0 };
     embedding + output

@@ -323,7 +323,7 @@ pub fn warnings(c: &Config, m: &MemoryBreakdown, cpu: Bytes) -> Vec<Warning> {
     if (c.sequence_parallel || c.tsp) && tp == 1 {
         w.push(Warning::SequenceParallelWithoutTp);
     }
-    if c.partition_activations && (c.sequence_parallel || c.tsp) && tp > 1 {
+    if c.partition_activations && c.splits_sequence() {
         w.push(Warning::PartitionWithSequenceParallel);
     }
     let tflops = c.flops_per_gpu / 1e12;
