@@ -41,6 +41,9 @@ pub struct Ctx {
     settle: StoredValue<Debounce, LocalStorage>,
     /// The views of the full page that follow input only while on screen (see `gated`).
     gates: StoredValue<Vec<Gate>, LocalStorage>,
+    /// The root's results, which a gate copies (a gated context's own `shown`
+    /// and `result` are its copies).
+    root: (Memo<Report>, Memo<Result<Report, ConfigError>>),
 }
 
 /// One view's copy of the results, written (never derived) from the root: a
@@ -58,21 +61,16 @@ struct Gate {
 impl Gate {
     /// Copies the current results in (untracked), writing only what differs.
     fn refresh(&self, shown: Memo<Report>, result: Memo<Result<Report, ConfigError>>, settings: RwSignal<Settings>) {
-        settings.with_untracked(|next| {
-            if self.settings.with_untracked(|s| s != next) {
-                self.settings.set(next.clone());
-            }
-        });
-        shown.with_untracked(|next| {
-            if self.shown.with_untracked(|s| s != next) {
-                self.shown.set(next.clone());
-            }
-        });
-        result.with_untracked(|next| {
-            if self.result.with_untracked(|r| r != next) {
-                self.result.set(next.clone());
-            }
-        });
+        settings.with_untracked(|next| copy_changed(next, self.settings));
+        shown.with_untracked(|next| copy_changed(next, self.shown));
+        result.with_untracked(|next| copy_changed(next, self.result));
+    }
+}
+
+/// Writes `next` into `to` when it differs (a write wakes every reader).
+fn copy_changed<T: PartialEq + Clone + Send + Sync + 'static>(next: &T, to: RwSignal<T>) {
+    if to.with_untracked(|now| now != next) {
+        to.set(next.clone());
     }
 }
 
@@ -138,6 +136,7 @@ impl Ctx {
             settled,
             settle: StoredValue::new_local(settle),
             gates,
+            root: (shown, result),
         }
     }
 
@@ -172,9 +171,10 @@ impl Ctx {
         }
     }
 
-    /// A gated view came on screen: its results catch up at once.
+    /// A gated view came on screen: its results catch up at once, from the
+    /// root's (this may be called on the gated context itself).
     pub fn revealed(&self, live: RwSignal<bool>) {
-        let (shown, result, settings) = (self.shown, self.result, self.settings);
+        let ((shown, result), settings) = (self.root, self.settings);
         self.gates.with_value(|gates| {
             for g in gates.iter().filter(|g| g.live == live) {
                 g.refresh(shown, result, settings);

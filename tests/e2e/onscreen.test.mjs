@@ -91,3 +91,37 @@ test("on a phone, controls off screen wait for the pause too, and a scroll shows
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test("a view that comes on screen without a scroll (the layout above it shrinks) catches up when the observer says so", async () => {
+  const { page, context, problems } = await open(env.browser, `${env.server.base}?lang=en`, { origin: env.server.origin, viewport: { width: 1360, height: 800 } });
+  await page.waitForSelector('[data-testid="flops"]');
+  await page.waitForTimeout(300);
+  const seen = await page.evaluate(
+    () =>
+      new Promise((resolve) => {
+        const section = document.querySelector('section[data-view="compute"]');
+        const read = () => ({
+          summary: document.querySelector('[data-testid="summary"]').textContent,
+          flops: document.querySelector('[data-testid="flops"] dd').textContent,
+        });
+        // When the observer marks the view live, read it in the next frame.
+        new MutationObserver(() => {
+          if (section.dataset.live === "true") requestAnimationFrame(() => resolve({ ...read(), at: performance.now() - t0 }));
+        }).observe(section, { attributes: true, attributeFilter: ["data-live"] });
+        const slider = document.querySelector('input[type="range"][data-key="params"]');
+        slider.value = String(Number(slider.value) + 7);
+        slider.dispatchEvent(new Event("input", { bubbles: true }));
+        const t0 = performance.now();
+        // No scroll: everything above the compute view goes, and it lands in the viewport.
+        for (const el of document.querySelectorAll('section[data-view]')) {
+          if (el.dataset.view === "compute") break;
+          el.style.display = "none";
+        }
+      }),
+  );
+  // Before the pause (120 ms) the view has caught up, from the root's numbers.
+  assert.ok(seen.at < 120, `live after ${seen.at} ms`);
+  assert.ok(seen.summary.includes(seen.flops), `${seen.flops} in "${seen.summary}"`);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
