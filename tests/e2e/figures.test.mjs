@@ -156,6 +156,21 @@ test("every view of the full page has an embed button; the snippet carries the s
   await page.keyboard.press("Escape");
   await page.waitForFunction(() => !document.querySelector("dialog.embed-dialog").open);
   await page.screenshot({ path: path.join(ensureArtifacts(), "embed-dialog-closed.png") });
+  // Closed, it follows nothing: a step does not write the hidden snippet,
+  // and opening it again gives the link of the state now.
+  await page.evaluate(() => {
+    const s = document.querySelector('input[type="range"][data-key="params"]');
+    s.value = String(Number(s.value) + 40);
+    s.dispatchEvent(new Event("input", { bubbles: true }));
+  });
+  await page.waitForTimeout(100);
+  assert.equal(await snippet.inputValue(), "", "no snippet while the dialog is closed");
+  await page.click('section[data-view="memory"] [data-testid="embed-code"]');
+  await page.waitForFunction(() => document.querySelector('[data-testid="embed-snippet"]').value !== "");
+  const reopened = new URL((await snippet.inputValue()).match(/src="([^"]+)"/)[1].replaceAll("&amp;", "&"));
+  const params = await page.evaluate(() => new URLSearchParams(location.search).get("params"));
+  assert.ok(reopened.searchParams.get("params"), `the moved parameter count in ${reopened}`);
+  if (params) assert.equal(reopened.searchParams.get("params"), params, "the same state as the address bar");
   assert.deepEqual(problems, []);
   await context.close();
 });

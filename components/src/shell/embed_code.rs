@@ -66,12 +66,15 @@ pub fn EmbedDialog() -> impl IntoView {
     }
     listener.forget();
     let view = move || open.0.get().unwrap_or(View::Memory);
+    // Closed (an empty link), the dialog follows nothing: a slider step does not
+    // build its link, nor its snippet, nor write it into the hidden text area.
     let src = Memo::new(move |_| {
+        let Some(view) = open.0.get() else { return String::new() };
         ctx.track_state();
         let mut state = ctx.state();
         state.page.embed = true;
         state.page.present = false;
-        state.page.view = Some(view());
+        state.page.view = Some(view);
         state.page.lang = Some(ctx.lang.get());
         link_to(&state)
     });
@@ -84,7 +87,7 @@ pub fn EmbedDialog() -> impl IntoView {
     let frame_title = move || format!("{} · {}", i18n::view_title(ctx.lang.get(), view()), ctx.t("frame-title"));
     let code = move || {
         let h = height.get().or_else(|| crate::layout::figure(view()).height.map(|h| h as i32));
-        h.map(|h| snippet(&src.get(), &frame_title(), h)).unwrap_or_default()
+        src.with(|src| h.filter(|_| !src.is_empty()).map(|h| snippet(src, &frame_title(), h))).unwrap_or_default()
     };
     Effect::new(move |_| {
         let Some(d) = dialog.get() else { return };
