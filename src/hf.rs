@@ -103,7 +103,7 @@ impl Reader<'_> {
         }
         std::str::from_utf8(&self.s[start..self.i])
             .ok()
-            .and_then(|t| t.parse::<f64>().ok())
+            .and_then(crate::decimal::parse)
             .map(Json::Num)
             .ok_or(HfError::NotJson { at: start })
     }

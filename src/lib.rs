@@ -19,6 +19,7 @@ mod macros;
 pub mod catalog;
 pub mod compute;
 pub mod config;
+pub mod decimal;
 pub mod explain;
 pub mod fp;
 pub mod hf;

@@ -238,7 +238,7 @@ pub fn parse_number(text: &str) -> Result<f64, NumberError> {
             NumberError::NotANumber
         });
     }
-    let value: f64 = digits.parse().map_err(|_| NumberError::NotANumber)?;
+    let value = crate::decimal::parse(digits).ok_or(NumberError::NotANumber)?;
     let value = value * scale;
     if !value.is_finite() {
         return Err(NumberError::TooLarge);

@@ -15,8 +15,8 @@ use tmath::units::format_count;
 /// How the entry shows a number: counts as the page's language writes them
 /// (7B, 1.4T; 70억, 1.4조), small numbers plainly.
 fn shown(k: K, raw: &str, lang: Lang) -> String {
-    match raw.parse::<f64>() {
-        Ok(x) if counted(k) && x >= 1e4 => compact(x, lang),
+    match tmath::decimal::parse(raw) {
+        Some(x) if counted(k) && x >= 1e4 => compact(x, lang),
         _ => raw.to_string(),
     }
 }
@@ -69,7 +69,7 @@ fn slider(k: K, scale: Scale, marks: bool, value: Memo<String>) -> impl IntoView
     let ctx = use_ctx();
     let (lo, hi) = scale.positions();
     let step = if matches!(scale, Scale::Pow2 { .. }) { "1" } else { "any" };
-    let numeric = move || value.get().parse::<f64>().unwrap_or(0.0);
+    let numeric = move || tmath::decimal::parse(&value.get()).unwrap_or(0.0);
     // Ticks under the slider; their labels in a line below, so close marks never collide.
     let marks = marks.then(|| {
         let marks = chinchilla_marks();
@@ -114,7 +114,7 @@ fn slider(k: K, scale: Scale, marks: bool, value: Memo<String>) -> impl IntoView
                 aria-valuetext=text(move || i18n::spoken(ctx.lang.get(), k, numeric()))
                 prop:value=move || scale.position(numeric()).to_string()
                 on:input=move |ev| {
-                    if let Ok(pos) = event_target_value(&ev).parse::<f64>() {
+                    if let Some(pos) = tmath::decimal::parse(&event_target_value(&ev)) {
                         ctx.set(k, &format!("{}", scale.value(pos)));
                     }
                 }
