@@ -134,6 +134,39 @@ test("the summary line paints first, says what the panels say, and stays in view
   await context.close();
 });
 
+test("the header's selects come after the first frame, into boxes of their size: nothing moves", async () => {
+  for (const [width, lang] of [[390, "en"], [390, "ko"], [1000, "en"], [1360, "ko"]]) {
+    const context = await env.browser.newContext({ viewport: { width, height: 800 } });
+    const page = await context.newPage();
+    // Every element of the header's controls, and the summary's top, in each frame until the selects are in.
+    await page.addInitScript(() => {
+      window.frames_ = [];
+      const grab = () => {
+        const c = document.querySelector("header.top .page-controls");
+        const s = document.querySelector('[data-testid="summary"]');
+        if (c && s) {
+          const box = (e) => ["x", "y", "width", "height"].map((k) => Math.round(e.getBoundingClientRect()[k]));
+          window.frames_.push({ slots: c.querySelectorAll(".select-slot").length, selects: c.querySelectorAll("select").length, boxes: [...c.children, s].map(box) });
+        }
+        if (!document.querySelector("header.top select")) requestAnimationFrame(grab);
+      };
+      requestAnimationFrame(grab);
+    });
+    await page.goto(`${env.server.base}?lang=${lang}`);
+    await page.waitForSelector("header.top select");
+    await page.waitForTimeout(200);
+    const frames = await page.evaluate(() => window.frames_);
+    const now = await page.evaluate(() => {
+      const box = (e) => ["x", "y", "width", "height"].map((k) => Math.round(e.getBoundingClientRect()[k]));
+      return [...document.querySelector("header.top .page-controls").children, document.querySelector('[data-testid="summary"]')].map(box);
+    });
+    const first = frames[0];
+    assert.ok(first && first.slots === 2 && first.selects === 0, `${width} px, ${lang}: the first frame has the two slots, no select: ${JSON.stringify(first)}`);
+    for (const f of frames) assert.deepEqual(f.boxes, now, `${width} px, ${lang}: a frame with ${f.slots} slots moved the header or the summary`);
+    await context.close();
+  }
+});
+
 test("random configurations: the page equals tmath --json", async () => {
   const models = ["llama-2-7b", "llama-2-70b", "gpt-3-175b", "llama-3-405b", "mistral-7b", "deepseek-v3"];
   const pick = (xs, r) => xs[Math.floor(r * xs.length)];

@@ -46,6 +46,21 @@ fn after_first_paint(f: impl FnOnce() + 'static) {
     set_timeout(run, Duration::from_millis(500));
 }
 
+/// Whether the first frame, the header and the summary line, has been painted.
+/// What reading the result does not need waits for it: the header's two
+/// selects (a `<select>` is costly for the browser to build: the pair put the
+/// phone's first result about 50 ms later, measured) and the lecture bar's
+/// list of presets, which is folded away. Each keeps its place meanwhile.
+#[derive(Clone, Copy)]
+pub struct Painted(pub RwSignal<bool>);
+
+impl Painted {
+    /// Tracked; true where no full page waits (a figure, a slide).
+    pub fn get() -> bool {
+        use_context::<Painted>().is_none_or(|p| p.0.get())
+    }
+}
+
 /// The controls and every panel. Mounted after the first paint (see `FullPage`).
 fn panels(ctx: Ctx) -> impl IntoView {
     view! {
@@ -81,7 +96,10 @@ pub fn FullPage() -> impl IntoView {
     // in the next task. Laying out and painting the whole page first put the
     // first result 236 ms later (paired median of 15 loads, 2026-11-30).
     let panels_ref = NodeRef::<leptos::html::Div>::new();
+    let painted = RwSignal::new(false);
+    provide_context(Painted(painted));
     after_first_paint(move || {
+        painted.set(true);
         if let Some(el) = panels_ref.get_untracked() {
             leptos::mount::mount_to(el.into(), move || {
                 provide_context(ctx);

@@ -1,5 +1,6 @@
 //! Lecture presets as links, exports (PNG, JSON, CSV) and presentation mode.
 
+use super::full_page::Painted;
 use crate::bind::text;
 use crate::ctx::use_ctx;
 use crate::tr::Tr;
@@ -33,8 +34,9 @@ pub fn TeachingBar() -> impl IntoView {
         <nav aria-label=move || ctx.t("presets")>
             <details class="presets">
                 <summary><Tr key="presets" /></summary>
+                // Folded away at first: the links come once the first frame is painted.
                 <ul>
-                    {PRESETS
+                    {move || Painted::get().then(|| PRESETS
                         .iter()
                         .map(|p| {
                             let lang = move || ctx.lang.get().as_str();
@@ -46,7 +48,7 @@ pub fn TeachingBar() -> impl IntoView {
                                 </li>
                             }
                         })
-                        .collect_view()}
+                        .collect_view())}
                 </ul>
             </details>
         </nav>
