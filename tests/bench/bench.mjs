@@ -224,7 +224,7 @@ const kib = (b) => (b / 1024).toFixed(1);
 const lines = [
   "# Benchmarks",
   "",
-  `Measured by \`./scripts/bench.sh\` on ${new Date().toISOString().slice(0, 10)}, headless Chromium, 127.0.0.1, ${process.env.MACHINE ?? "this machine"}; wasm built with ${process.env.WASM_TOOLCHAIN ?? "?"}.`,
+  `Measured by \`./scripts/bench.sh\` on ${new Date().toISOString().slice(0, 10)}, headless Chromium, 127.0.0.1 (files sent gzipped, as GitHub Pages sends them), ${process.env.MACHINE ?? "this machine"}; wasm built with ${process.env.WASM_TOOLCHAIN ?? "?"}.`,
   "",
   "| figure | measured | budget |",
   "|---|---|---|",

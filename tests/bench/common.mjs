@@ -3,16 +3,31 @@
 import fs from "node:fs";
 import path from "node:path";
 import http from "node:http";
+import zlib from "node:zlib";
 
 const TYPES = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm", ".css": "text/css", ".svg": "image/svg+xml", ".png": "image/png" };
 
-/** Serves `dir` at the root of 127.0.0.1 on a free port: `{ url, close }`. */
+/** What GitHub Pages sends compressed: text, and wasm. */
+const COMPRESSED = new Set([".html", ".js", ".wasm", ".css", ".svg"]);
+
+/**
+ * Serves `dir` at the root of 127.0.0.1 on a free port: `{ url, close }`.
+ * Compressed with gzip where the browser asks for it, as GitHub Pages serves
+ * the site: a slow link then carries what a visitor's does, not the raw bytes.
+ */
 export function serveDir(dir) {
+  const gzipped = new Map();
   const server = http.createServer((req, res) => {
     const rel = decodeURIComponent(new URL(req.url, "http://x").pathname).replace(/^\/+/, "") || "index.html";
     const file = path.join(dir, path.normalize(rel));
     if (!file.startsWith(dir) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) return res.writeHead(404).end();
-    res.writeHead(200, { "content-type": TYPES[path.extname(file)] ?? "application/octet-stream" });
+    const headers = { "content-type": TYPES[path.extname(file)] ?? "application/octet-stream" };
+    if (COMPRESSED.has(path.extname(file)) && /\bgzip\b/.test(req.headers["accept-encoding"] ?? "")) {
+      if (!gzipped.has(file)) gzipped.set(file, zlib.gzipSync(fs.readFileSync(file)));
+      res.writeHead(200, { ...headers, "content-encoding": "gzip" }).end(gzipped.get(file));
+      return;
+    }
+    res.writeHead(200, headers);
     fs.createReadStream(file).pipe(res);
   });
   return new Promise((r) => server.listen(0, "127.0.0.1", () => r({ url: `http://127.0.0.1:${server.address().port}/`, close: () => server.close() })));
