@@ -46,31 +46,29 @@ proptest! {
 
     #[test]
     fn parse_of_the_midpoints(x in any_finite().prop_filter("positive, below the largest", |x| *x > 0.0 && *x < f64::MAX)) {
-        // The exact midpoint to the next double (a tie: to even), and a hair either side of it.
-        let exact = midpoint_text(x);
-        let (digits, exp) = exact.split_once('e').unwrap();
-        let above = format!("{digits}1e{}", exp.parse::<i32>().unwrap() - 1);
-        for text in [exact.clone(), above, nudged_down(&exact)] {
-            let ours = parse(&text).map(f64::to_bits);
-            let std = text.parse::<f64>().ok().map(f64::to_bits);
-            prop_assert_eq!(ours, std, "{}", text);
-        }
+        around_the_midpoint(x)?;
     }
 
     #[test]
     fn parse_below_powers_of_two(k in -1021i32..1024) {
         // Below 2^k the doubles are twice as dense: the midpoint under it is
         // a quarter of its spacing above away, not a half.
-        let below = f64::from_bits(2f64.powi(k).to_bits() - 1);
-        let exact = midpoint_text(below);
-        let (digits, exp) = exact.split_once('e').unwrap();
-        let above = format!("{digits}1e{}", exp.parse::<i32>().unwrap() - 1);
-        for text in [exact.clone(), above, nudged_down(&exact)] {
-            let ours = parse(&text).map(f64::to_bits);
-            let std = text.parse::<f64>().ok().map(f64::to_bits);
-            prop_assert_eq!(ours, std, "{}", text);
-        }
+        around_the_midpoint(f64::from_bits(2f64.powi(k).to_bits() - 1))?;
     }
+}
+
+/// The exact midpoint from x to the next double up (a tie: to even), and a hair
+/// either side of it, read as the standard library reads them.
+fn around_the_midpoint(x: f64) -> Result<(), TestCaseError> {
+    let exact = midpoint_text(x);
+    let (digits, exp) = exact.split_once('e').unwrap();
+    let above = format!("{digits}1e{}", exp.parse::<i32>().unwrap() - 1);
+    for text in [exact.clone(), above, nudged_down(&exact)] {
+        let ours = parse(&text).map(f64::to_bits);
+        let std = text.parse::<f64>().ok().map(f64::to_bits);
+        prop_assert_eq!(ours, std, "{}", text);
+    }
+    Ok(())
 }
 
 /// The exact decimal of the midpoint between x and the next double up:
