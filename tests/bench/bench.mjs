@@ -4,7 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
 import { launch, ROOT } from "../e2e/harness.mjs";
-import { serveDir, sliderSteps, stages, traced } from "./common.mjs";
+import { DESKTOP, PHONE, firstResult, onSlider, serveDir, sliderSteps, stages, traced } from "./common.mjs";
 
 const APP = path.join(ROOT, "dist");
 const BLANK = path.join(ROOT, "target/blank-dist");
@@ -28,47 +28,10 @@ const blank = await serveDir(BLANK);
 // 2. Navigation → first result on screen: when the browser paints the element
 // marked elementtiming="first-result" (Element Timing: its render time), for the
 // app (the summary line's memory per GPU, painted before the panels) and
-// for a blank Leptos page (one line): the floor.
-// The page reports the time through the console: waiting with Playwright's
-// waitForFunction injects its script (45–48 ms of main thread in a traced
-// load) while the app is still loading, ahead of the app's first frame.
-// Where users meet the page: a desktop window, and a phone as Chromium's own
-// developer tools emulate a mid-tier one (390 × 844 at a pixel ratio of 3, the
-// CPU 4× slower).
-const DESKTOP = { name: "desktop", context: { viewport: { width: 1360, height: 1000 } }, cpu: 1 };
-const PHONE = { name: "phone", context: { viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true }, cpu: 4 };
-async function openPage(profile) {
-  const context = await browser.newContext(profile.context);
-  const page = await context.newPage();
-  if (profile.cpu > 1) {
-    const cdp = await context.newCDPSession(page);
-    await cdp.send("Emulation.setCPUThrottlingRate", { rate: profile.cpu });
-  }
-  return { context, page };
-}
-async function firstResult(url, wrap = (load) => load(), profile = DESKTOP) {
-  const { context, page } = await openPage(profile);
-  await page.addInitScript(() => {
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) if (e.identifier === "first-result") console.debug(`first-result ${e.renderTime || e.loadTime}`);
-    }).observe({ type: "element", buffered: true });
-  });
-  const reported = new Promise((resolve, reject) => {
-    page.on("console", (m) => m.text().startsWith("first-result ") && resolve(Number(m.text().slice(13))));
-    // Element Timing counts text for its nearest block: a mark on an inline element never reports.
-    setTimeout(() => reject(new Error(`${url}: no Element Timing entry "first-result" in 20 s`)), 20000).unref();
-  });
-  const out = await wrap(async () => {
-    await page.goto(url, { waitUntil: "commit" });
-    await reported;
-  }, page);
-  const shown = await reported;
-  await context.close();
-  return { shown, out };
-}
+// for a blank Leptos page (one line): the floor (`firstResult` in common.mjs).
 async function firstPaint(url, runs = 15, profile = DESKTOP) {
   const times = [];
-  for (let i = 0; i < runs; i++) times.push((await firstResult(url, undefined, profile)).shown);
+  for (let i = 0; i < runs; i++) times.push((await firstResult(browser, url, undefined, profile)).shown);
   return median(times);
 }
 // One visit of the app: what it fetches (the browser's own list, counted
@@ -123,7 +86,7 @@ const blankFirst = await firstPaint(blank.url);
 
 // 2b. Where the app's time to first result goes: one traced load, the main
 // thread's work up to the frame that shows the result.
-const { shown: loadShown, out: loadTrace } = await firstResult(app.url, (load, page) => traced(page, load));
+const { shown: loadShown, out: loadTrace } = await firstResult(browser, app.url, (load, page) => traced(page, load));
 const loadStages = stages(
   loadTrace.events.filter((e) => e.ts >= loadTrace.origin && e.ts + e.dur <= loadTrace.origin + loadShown * 1000),
 );
@@ -167,12 +130,7 @@ const slowBlank = await slowLink(blank.url);
 async function sliderRuns(url, profile, runs = 3, steps = 100) {
   const out = [];
   for (let i = 0; i < runs; i++) {
-    const { context, page } = await openPage(profile);
-    await page.goto(url);
-    await page.waitForSelector('input[type="range"][data-key="params"]');
-    await page.waitForTimeout(300);
-    out.push(await sliderSteps(page, steps));
-    await context.close();
+    out.push(await onSlider(browser, url, profile, (page) => sliderSteps(page, steps)));
   }
   const of = (key, p) => median(out.map((r) => pct(r[key], p)));
   return { taskP95: of("work", 95), frameP50: of("frame", 50), frameP95: of("frame", 95), longTasks: out.reduce((a, r) => a + r.longTasks.length, 0) };
@@ -193,13 +151,7 @@ contentFirst.phone = await firstPaint(`${staticCopy.url}first.html`, 7, PHONE);
 // figures explain the ones above, not replace them).
 const TRACED_STEPS = 50;
 async function tracedSteps(url, profile) {
-  const { context, page } = await openPage(profile);
-  await page.goto(url);
-  await page.waitForSelector('input[type="range"][data-key="params"]');
-  await page.waitForTimeout(300);
-  const out = stages((await traced(page, () => sliderSteps(page, TRACED_STEPS))).events);
-  await context.close();
-  return out;
+  return onSlider(browser, url, profile, async (page) => stages((await traced(page, () => sliderSteps(page, TRACED_STEPS))).events));
 }
 const stepStages = {};
 for (const profile of [DESKTOP, PHONE]) {

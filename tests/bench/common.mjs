@@ -34,6 +34,68 @@ export function serveDir(dir) {
 }
 
 /**
+ * Where users meet the page: a desktop window, and a phone as Chromium's own
+ * developer tools emulate a mid-tier one (390 × 844 at a pixel ratio of 3, the
+ * CPU 4× slower).
+ */
+export const DESKTOP = { name: "desktop", context: { viewport: { width: 1360, height: 1000 } }, cpu: 1 };
+export const PHONE = { name: "phone", context: { viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true }, cpu: 4 };
+
+/** A new context and page of `browser` in `profile`: `{ context, page }`. */
+export async function openPage(browser, profile) {
+  const context = await browser.newContext(profile.context);
+  const page = await context.newPage();
+  if (profile.cpu > 1) {
+    const cdp = await context.newCDPSession(page);
+    await cdp.send("Emulation.setCPUThrottlingRate", { rate: profile.cpu });
+  }
+  return { context, page };
+}
+
+/**
+ * Navigation → when the browser paints the element marked
+ * elementtiming="first-result" (Element Timing: its render time), in a fresh
+ * context: `{ shown, out }`, `out` what `wrap` (given the load and the page)
+ * returns. The page reports the time through the console: waiting with
+ * Playwright's waitForFunction injects its script (45–48 ms of main thread in
+ * a traced load) while the app is still loading, ahead of the app's first frame.
+ */
+export async function firstResult(browser, url, wrap = (load) => load(), profile = DESKTOP) {
+  const { context, page } = await openPage(browser, profile);
+  await page.addInitScript(() => {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) if (e.identifier === "first-result") console.debug(`first-result ${e.renderTime || e.loadTime}`);
+    }).observe({ type: "element", buffered: true });
+  });
+  const reported = new Promise((resolve, reject) => {
+    page.on("console", (m) => m.text().startsWith("first-result ") && resolve(Number(m.text().slice(13))));
+    // Element Timing counts text for its nearest block: a mark on an inline element never reports.
+    setTimeout(() => reject(new Error(`${url}: no Element Timing entry "first-result" in 20 s`)), 20000).unref();
+  });
+  const out = await wrap(async () => {
+    await page.goto(url, { waitUntil: "commit" });
+    await reported;
+  }, page);
+  const shown = await reported;
+  await context.close();
+  return { shown, out };
+}
+
+/**
+ * Opens `url` in a fresh context of `profile`, waits for the parameters slider
+ * and 300 ms more, and returns what `measure(page)` gives.
+ */
+export async function onSlider(browser, url, profile, measure) {
+  const { context, page } = await openPage(browser, profile);
+  await page.goto(url);
+  await page.waitForSelector('input[type="range"][data-key="params"]');
+  await page.waitForTimeout(300);
+  const out = await measure(page);
+  await context.close();
+  return out;
+}
+
+/**
  * Moves the parameters slider `steps` times in the page. Per step: `work`, from
  * the input to the next task (the reactive updates, the canvas and, because the
  * step starts in an animation frame, that frame's style, layout and paint), and

@@ -12,67 +12,38 @@
 // `scripts/build.sh --dist target/<name>` (after a `git checkout <commit> -- components src styles`).
 import path from "node:path";
 import { launch } from "../e2e/harness.mjs";
-import { serveDir, sliderSteps } from "./common.mjs";
+import { DESKTOP, PHONE, firstResult, onSlider, serveDir, sliderSteps } from "./common.mjs";
 
 const dirs = process.argv.slice(2);
 if (dirs.length < 2) {
   console.error("usage: node tests/bench/compare.mjs <dist> <dist> [<dist> …]");
   process.exit(2);
 }
-const phone = !!process.env.PHONE;
+const profile = process.env.PHONE ? PHONE : DESKTOP;
 const loads = Number(process.env.LOADS ?? 21);
 const runs = Number(process.env.RUNS ?? 5);
 const servers = await Promise.all(dirs.map((d) => serveDir(path.resolve(d))));
 const browser = await launch();
-
-async function open(url) {
-  const context = await browser.newContext(
-    phone ? { viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true } : { viewport: { width: 1360, height: 1000 } },
-  );
-  const page = await context.newPage();
-  if (phone) await (await context.newCDPSession(page)).send("Emulation.setCPUThrottlingRate", { rate: 4 });
-  return { context, page };
-}
-
-/** Navigation → the first paint of the element marked elementtiming="first-result" (as bench.mjs). */
-async function firstResult(url) {
-  const { context, page } = await open(url);
-  await page.addInitScript(() => {
-    new PerformanceObserver((l) => {
-      for (const e of l.getEntries()) if (e.identifier === "first-result") console.debug(`first-result ${e.renderTime || e.loadTime}`);
-    }).observe({ type: "element", buffered: true });
-  });
-  const shown = new Promise((resolve) => page.on("console", (m) => m.text().startsWith("first-result ") && resolve(Number(m.text().slice(13)))));
-  await page.goto(url, { waitUntil: "commit" });
-  const t = await shown;
-  await context.close();
-  return t;
-}
 
 const pct = (xs, p) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
 };
 const first = dirs.map(() => []);
-for (let i = 0; i < loads; i++) for (let k = 0; k < dirs.length; k++) first[k].push(await firstResult(servers[k].url));
+for (let i = 0; i < loads; i++) for (let k = 0; k < dirs.length; k++) first[k].push((await firstResult(browser, servers[k].url, undefined, profile)).shown);
 const steps = dirs.map(() => ({ task: [], frame: [], long: 0 }));
 for (let r = 0; r < runs; r++) {
   for (let k = 0; k < dirs.length; k++) {
-    const { context, page } = await open(servers[k].url);
-    await page.goto(servers[k].url);
-    await page.waitForSelector('input[type="range"][data-key="params"]');
-    await page.waitForTimeout(300);
-    const s = await sliderSteps(page, 100);
+    const s = await onSlider(browser, servers[k].url, profile, (page) => sliderSteps(page, 100));
     steps[k].task.push(pct(s.work, 95));
     steps[k].frame.push(pct(s.frame, 95));
     steps[k].long += s.longTasks.length;
-    await context.close();
   }
 }
 await browser.close();
 servers.forEach((s) => s.close());
 
-console.log(`${phone ? "phone" : "desktop"}: first result, median of ${loads} loads; slider input → next task / next frame p95, median of ${runs} runs of 100 moves`);
+console.log(`${profile.name}: first result, median of ${loads} loads; slider input → next task / next frame p95, median of ${runs} runs of 100 moves`);
 const width = Math.max(...dirs.map((d) => d.length));
 dirs.forEach((d, k) => {
   const load = `first result ${pct(first[k], 50).toFixed(0)} ms`;
