@@ -33,6 +33,14 @@ impl Gpu {
     pub fn mem_gib(&self) -> f64 {
         self.mem_bytes / crate::units::Bytes::GIB
     }
+    /// The label without the vendor's name ("A100 SXM (80 GB)", "MI300X (192 GB)"),
+    /// for a menu in a narrow column: the part's name alone is unambiguous.
+    pub fn short_label(&self) -> &'static str {
+        ["NVIDIA GeForce ", "NVIDIA ", "AMD Instinct "]
+            .iter()
+            .find_map(|p| self.label.strip_prefix(p))
+            .unwrap_or(self.label)
+    }
     /// Achieved over peak: the model FLOPs utilisation the default τ assumes.
     pub fn mfu(&self) -> f64 {
         self.achieved_tflops / self.peak_tflops
@@ -255,6 +263,8 @@ pub struct Model {
     pub arch: Architecture,
     /// Training context length.
     pub seq_len: u64,
+    /// The position limit (`max_position_embeddings` in its config.json): the longest context it reads.
+    pub max_positions: u64,
     /// Where P and the shape are published.
     pub source: &'static str,
 }
@@ -264,6 +274,18 @@ const GPT_TIED: (Mlp, bool) = (Mlp::Gelu, true);
 const GPT_UNTIED: (Mlp, bool) = (Mlp::Gelu, false);
 const LLAMA: (Mlp, bool) = (Mlp::Swiglu, false);
 
+// Position limits (max_position_embeddings), as each config.json gives them, read
+// from copies that name the model (gathered 2026-12-02): Llama 3 (the herd of
+// Dubey et al. 2024, that is Llama 3.1) 131,072 for 8B, 70B and 405B (MaxText's
+// hf_model_configs.py; Meta-Llama-3-8B of April 2024 read 8,192); Llama 2 4,096
+// (torchtune's llama2 builders; the first uploads said 2,048, fixed in
+// transformers#24986); Mistral 7B v0.1 and Mixtral 8x7B 32,768 (torchtune,
+// superbenchmark); Qwen2.5 7B and 72B base 131,072 (kithara's verbatim
+// qwen2.5-7b_config.json, torchtune's qwen2_5 base builders; the Instruct
+// models read 32,768); DeepSeek-V3 163,840 (MaxText, YaRN factor 40 over
+// 4,096); GPT-NeoX-20B 2,048 (gpt-neox configs/20B.yml); Pythia 2,048 (LitGPT);
+// GPT-3 2,048 (Brown et al. 2020, §2.1: "a context window of nctx = 2048
+// tokens"); the Megatron models the 2,048 they were sized at (Korthikanti et al. 2022).
 pub static MODELS: &[Model] = &[
     Model {
         name: "gpt-3-175b",
@@ -272,6 +294,7 @@ pub static MODELS: &[Model] = &[
         active_params: 175.0e9,
         arch: Architecture::dense(96, 12288, (96, 96), 49152, 50257, GPT_TIED),
         seq_len: 2048,
+        max_positions: 2048,
         source: "Brown et al. 2020, Table 2.1",
     },
     Model {
@@ -281,6 +304,7 @@ pub static MODELS: &[Model] = &[
         active_params: 20.55e9,
         arch: Architecture::dense(44, 6144, (64, 64), 24576, 50432, GPT_UNTIED),
         seq_len: 2048,
+        max_positions: 2048,
         source: "Black et al. 2022, Table 1",
     },
     Model {
@@ -290,6 +314,7 @@ pub static MODELS: &[Model] = &[
         active_params: 6_857_302_016.0,
         arch: Architecture::dense(32, 4096, (32, 32), 16384, 50432, GPT_UNTIED),
         seq_len: 2048,
+        max_positions: 2048,
         source: "Biderman et al. 2023, Table 1",
     },
     Model {
@@ -299,6 +324,7 @@ pub static MODELS: &[Model] = &[
         active_params: 6_738_415_616.0,
         arch: Architecture::dense(32, 4096, (32, 32), 11008, 32000, LLAMA),
         seq_len: 4096,
+        max_positions: 4096,
         source: "Touvron et al. 2023 (Llama 2), Table 1; shape and P: meta-llama/Llama-2-7b-hf config.json and its safetensors total",
     },
     Model {
@@ -308,6 +334,7 @@ pub static MODELS: &[Model] = &[
         active_params: 13_015_864_320.0,
         arch: Architecture::dense(40, 5120, (40, 40), 13824, 32000, LLAMA),
         seq_len: 4096,
+        max_positions: 4096,
         source: "Touvron et al. 2023 (Llama 2), Table 1",
     },
     Model {
@@ -317,6 +344,7 @@ pub static MODELS: &[Model] = &[
         active_params: 68_976_648_192.0,
         arch: Architecture::dense(80, 8192, (64, 8), 28672, 32000, LLAMA),
         seq_len: 4096,
+        max_positions: 4096,
         source: "Touvron et al. 2023 (Llama 2), Table 1",
     },
     Model {
@@ -326,6 +354,7 @@ pub static MODELS: &[Model] = &[
         active_params: 8_030_261_248.0,
         arch: Architecture::dense(32, 4096, (32, 8), 14336, 128256, LLAMA),
         seq_len: 8192,
+        max_positions: 131072,
         source: "Dubey et al. 2024 (Llama 3), Table 3; shape and P: the meta-llama config.json and safetensors total",
     },
     Model {
@@ -335,6 +364,7 @@ pub static MODELS: &[Model] = &[
         active_params: 70_553_706_496.0,
         arch: Architecture::dense(80, 8192, (64, 8), 28672, 128256, LLAMA),
         seq_len: 8192,
+        max_positions: 131072,
         source: "Dubey et al. 2024 (Llama 3), Table 3; shape and P: the meta-llama config.json and safetensors total",
     },
     Model {
@@ -344,6 +374,7 @@ pub static MODELS: &[Model] = &[
         active_params: 405_853_388_800.0,
         arch: Architecture::dense(126, 16384, (128, 8), 53248, 128256, LLAMA),
         seq_len: 8192,
+        max_positions: 131072,
         source: "Dubey et al. 2024 (Llama 3), Table 3; shape and P: the meta-llama config.json and safetensors total",
     },
     Model {
@@ -353,6 +384,7 @@ pub static MODELS: &[Model] = &[
         active_params: 7_241_732_096.0,
         arch: Architecture::dense(32, 4096, (32, 8), 14336, 32000, LLAMA),
         seq_len: 8192,
+        max_positions: 32768,
         source: "Jiang et al. 2023, Table 1; shape and P: mistralai/Mistral-7B-v0.1 config.json and its safetensors total",
     },
     Model {
@@ -368,6 +400,7 @@ pub static MODELS: &[Model] = &[
             ..Architecture::dense(32, 4096, (32, 8), 14336, 32000, (Mlp::Swiglu, false))
         },
         seq_len: 32768,
+        max_positions: 32768,
         source: "Jiang et al. 2024 (Mixtral of Experts), §2; shape and P: mistralai/Mixtral-8x7B-v0.1 config.json and its safetensors total",
     },
     Model {
@@ -377,6 +410,7 @@ pub static MODELS: &[Model] = &[
         active_params: 7_615_616_512.0,
         arch: Architecture::dense(28, 3584, (28, 4), 18944, 152064, LLAMA),
         seq_len: 32768,
+        max_positions: 131072,
         source: "Qwen Team 2024 (Qwen2.5 technical report), Table 1; shape and P: Qwen/Qwen2.5-7B config.json and model card (7.61B, with the QKV biases not counted here)",
     },
     Model {
@@ -386,6 +420,7 @@ pub static MODELS: &[Model] = &[
         active_params: 72_706_203_648.0,
         arch: Architecture::dense(80, 8192, (64, 8), 29568, 152064, LLAMA),
         seq_len: 32768,
+        max_positions: 131072,
         source: "Qwen Team 2024 (Qwen2.5 technical report), Table 1; shape and P: Qwen/Qwen2.5-72B config.json and model card (72.7B)",
     },
     Model {
@@ -401,6 +436,7 @@ pub static MODELS: &[Model] = &[
             ..Architecture::dense(61, 7168, (128, 128), 18432, 129280, (Mlp::Swiglu, false))
         },
         seq_len: 4096,
+        max_positions: 163840,
         source: "DeepSeek-AI 2024, DeepSeek-V3 technical report, §4.2; shape: deepseek-ai/DeepSeek-V3 config.json (its multi-head latent attention and 3 dense layers are not modelled: the shape counts about 5 % more than the published P)",
     },
     // The four models of Korthikanti et al. 2022, Table 3 (Figure 1).
@@ -411,6 +447,7 @@ pub static MODELS: &[Model] = &[
         active_params: 22e9,
         arch: Architecture::dense(48, 6144, (64, 64), 24576, 51200, GPT_TIED),
         seq_len: 2048,
+        max_positions: 2048,
         source: "Korthikanti et al. 2022, Table 3",
     },
     Model {
@@ -420,6 +457,7 @@ pub static MODELS: &[Model] = &[
         active_params: 175e9,
         arch: Architecture::dense(96, 12288, (96, 96), 49152, 51200, GPT_TIED),
         seq_len: 2048,
+        max_positions: 2048,
         source: "Korthikanti et al. 2022, Table 3",
     },
     Model {
@@ -429,6 +467,7 @@ pub static MODELS: &[Model] = &[
         active_params: 530e9,
         arch: Architecture::dense(105, 20480, (128, 128), 81920, 51200, GPT_TIED),
         seq_len: 2048,
+        max_positions: 2048,
         source: "Korthikanti et al. 2022, Table 3",
     },
     Model {
@@ -438,6 +477,7 @@ pub static MODELS: &[Model] = &[
         active_params: 1e12,
         arch: Architecture::dense(128, 25600, (160, 160), 102400, 51200, GPT_TIED),
         seq_len: 2048,
+        max_positions: 2048,
         source: "Korthikanti et al. 2022, Table 3",
     },
 ];
@@ -464,6 +504,16 @@ mod tests {
         }
         for s in SHAPES {
             assert_eq!(s.arch.hidden % s.arch.heads, 0, "{}", s.source);
+        }
+    }
+
+    #[test]
+    fn short_labels_keep_the_part_and_its_memory() {
+        assert_eq!(gpu("a100-80gb").map(Gpu::short_label), Some("A100 SXM (80 GB)"));
+        assert_eq!(gpu("mi300x").map(Gpu::short_label), Some("MI300X (192 GB)"));
+        assert_eq!(gpu("rtx-4090").map(Gpu::short_label), Some("RTX 4090 (24 GB)"));
+        for g in GPUS {
+            assert!(g.short_label().len() <= 20 && g.short_label().ends_with("GB)"), "{}", g.short_label());
         }
     }
 

@@ -363,6 +363,11 @@ pub struct Config {
     pub batch: u64,
     pub context: u64,
     pub kv_dtype: KvDtype,
+    /// A context other than the sequence length, or a batch above 1, was given:
+    /// serving is sized with its KV cache, not the article's 1.2×.
+    pub serving_given: bool,
+    /// The model's position limit (`max_position_embeddings`): the longest context it reads.
+    pub max_positions: Option<u64>,
     /// Standard under the article's convention, flash under `megatron`, unless given.
     pub attention: Attention,
     pub schedule: Schedule,

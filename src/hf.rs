@@ -207,6 +207,7 @@ const FIELDS: &[(&str, &[&str])] = &[
     ("top-k", &["num_experts_per_tok", "moe_top_k"]),
     ("shared-experts", &["n_shared_experts"]),
     ("moe-ffn", &["moe_intermediate_size"]),
+    ("max-position-embeddings", &["max_position_embeddings", "n_positions", "max_sequence_length", "seq_length"]),
 ];
 
 /// Fields read to decide something, not a key of their own.

@@ -604,6 +604,15 @@ key_table! {
             set: |s, v| s.kv_dtype = KvDtype::parse(v.text()).unwrap_or(s.kv_dtype),
         },
     },
+    MaxPositions => Key {
+        name: "max-position-embeddings", aliases: &[], kind: whole(1, 1_000_000_000),
+        help: help!("serving: the model's position limit, the longest context it reads; default the model's, none for a custom shape"),
+        access: Access::Calc {
+            get: |s| s.max_positions.map(|x| Value::Num(x as f64)),
+            shown: None,
+            set: |s, v| s.max_positions = Some(v.whole()),
+        },
+    },
     Attention => Key {
         name: "attention", aliases: &[], kind: Kind::Choice(Attention::names),
         help: help!("standard (s×s scores stored) or flash; default standard, flash under megatron"),
@@ -787,6 +796,13 @@ pub enum SettingError {
         key: &'static str,
         target: Target,
     },
+    /// A link's key that made its combination impossible: left out, so the
+    /// rest of the link still shows its own numbers.
+    Refused {
+        key: &'static str,
+        value: String,
+        why: crate::settings::ConfigError,
+    },
 }
 
 impl SettingError {
@@ -799,7 +815,8 @@ impl SettingError {
             | SettingError::OutOfRange { key, .. }
             | SettingError::UnknownChoice { key, .. }
             | SettingError::BadSwitch { key, .. }
-            | SettingError::Elsewhere { key, .. } => key,
+            | SettingError::Elsewhere { key, .. }
+            | SettingError::Refused { key, .. } => key,
         }
     }
 }
@@ -841,6 +858,7 @@ impl fmt::Display for SettingError {
                 Target::Plan => write!(f, "{key} is a planner key: use it with tmath plan"),
                 _ => write!(f, "{key} is a key of the page, not of the calculation"),
             },
+            SettingError::Refused { key, value, why } => write!(f, "{key}={} left out: {why}", shown(value)),
         }
     }
 }

@@ -57,9 +57,28 @@ pub fn parse_query(query: &str) -> Vec<(String, String)> {
 }
 
 /// Reads a whole query string. Never fails: what it cannot take it reports,
-/// and the defaults stand in for it.
+/// and the defaults stand in for it. A combination no cluster can have
+/// (`model=qwen2.5-7b&tp=8`: 8 does not divide its 28 heads) loses the key
+/// that makes it so, reported as refused, so the page shows the link's own
+/// numbers less that key rather than someone else's.
 pub fn load(query: &str) -> (State, Vec<SettingError>) {
-    State::from_pairs(parse_query(query))
+    let mut pairs = parse_query(query);
+    let read = |pairs: &[(String, String)]| State::from_pairs(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+    let (mut state, mut errors) = read(&pairs);
+    let mut refused = Vec::new();
+    // Each round leaves one key out: at most as many rounds as keys.
+    while let Err(why) = state.settings.resolve() {
+        let given = |k: crate::keys::K| pairs.iter().rposition(|(name, _)| crate::keys::K::of(name) == Some(k));
+        let Some(at) = why.culprits().iter().find_map(|&k| given(k)) else { break };
+        let (name, value) = pairs.remove(at);
+        let key = crate::keys::K::of(&name).map_or("", |k| k.name());
+        // An earlier repetition of the key would take its place: it goes too.
+        pairs.retain(|(n, _)| crate::keys::K::of(n).map(|k| k.name()) != Some(key));
+        refused.push(SettingError::Refused { key, value, why });
+        (state, errors) = read(&pairs);
+    }
+    errors.extend(refused);
+    (state, errors)
 }
 
 /// The query string (with `?`, or empty) that [`load`] turns back into `state`.
@@ -105,11 +124,35 @@ mod tests {
             "gpus=7&tp=2",
         ] {
             let (s, errors) = load(q);
-            // Either a rejected key is reported, or the combination is checked later.
-            assert!(!errors.is_empty() || s.settings.resolve().is_err(), "{q}");
+            // A rejected key is reported, and what loads is a possible combination.
+            assert!(!errors.is_empty(), "{q}");
+            assert!(s.settings.resolve().is_ok(), "{q}");
         }
         let (s, _) = load("params=7B&params=70B");
         assert_eq!(s.settings.params, Some(70e9), "the last repeated key wins");
+    }
+
+    /// A link's impossible combination loses the key that makes it so, and only that key.
+    #[test]
+    fn an_impossible_link_keeps_its_own_numbers_less_the_refused_key() {
+        let (s, errors) = load("?model=qwen2.5-7b&tp=8&gpus=8");
+        let c = s.settings.resolve().expect("the rest of the link resolves");
+        assert_eq!(c.model.map(|m| m.name), Some("qwen2.5-7b"));
+        assert_eq!((c.layout.tp, c.layout.dp, c.layout.gpus(), c.seq_len), (1, 8, 8, 32768));
+        let why = crate::settings::ConfigError::TpNotDividingHeads { tp: 8, heads: 28 };
+        assert_eq!(errors, [SettingError::Refused { key: "tp", value: "8".into(), why }]);
+        // N = 12 with t = 8: the degree goes, the GPU count stays.
+        let (s, errors) = load("gpus=12&tp=8&zero=2");
+        assert_eq!(s.settings.resolve().map(|c| (c.layout.gpus(), c.zero.get())), Ok((12, 2)));
+        assert!(matches!(errors[..], [SettingError::Refused { key: "tp", .. }]), "{errors:?}");
+        // Two impossible keys: both are named, the link's other keys stay.
+        let (s, errors) = load("params=7B&active-params=9B&gpus=8&dp=4&seq-len=4096");
+        assert_eq!(s.settings.resolve().map(|c| (c.layout.dp, c.seq_len)), Ok((8, 4096)));
+        let keys: Vec<&str> = errors.iter().map(|e| e.key()).collect();
+        assert_eq!(keys, ["dp", "active-params"]);
+        // A repeated key goes with its repetitions.
+        let (s, _) = load("tp=8&tp=3");
+        assert_eq!(s.settings.tp, 1);
     }
 
     #[test]

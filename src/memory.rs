@@ -64,6 +64,25 @@ pub fn max_context_tokens(c: &Config) -> u64 {
     (room / per_token).floor().min(1e15) as u64
 }
 
+/// What bounds the longest context served.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ContextBound {
+    /// The KV cache fills the GPU's memory beside the weights.
+    Memory,
+    /// The model reads no more positions (`max_position_embeddings`).
+    Positions,
+}
+
+/// The longest context one GPU serves at this batch, and what bounds it: the
+/// memory ([`max_context_tokens`]) or, when shorter, the model's position limit.
+pub fn longest_context(c: &Config) -> (u64, ContextBound) {
+    let memory = max_context_tokens(c);
+    match c.max_positions {
+        Some(limit) if memory > 0 && limit < memory => (limit, ContextBound::Positions),
+        _ => (memory, ContextBound::Memory),
+    }
+}
+
 /// Bytes per parameter of the model states before any sharding: weights,
 /// gradients and optimizer (article: 2 + 2 + 12 = 16 for mixed precision with AdamW).
 pub fn state_bytes_per_param(c: &Config) -> [BytesPerParam; 3] {

@@ -4,6 +4,7 @@ use crate::compute::{self, ComputeBreakdown, MIN_RECOMMENDED_TOKENS};
 use crate::config::*;
 use crate::keys::K;
 use crate::memory::{self, MemoryBreakdown};
+use crate::page::View;
 use crate::parallel;
 use crate::units::{format_count, Bytes, Flops, Params, Tokens};
 use serde::ser::{SerializeStruct, Serializer};
@@ -50,6 +51,8 @@ pub enum Warning {
     CpuMemory { needed: f64, capacity: f64 },
     /// Offload slows each step; the lesson gives 30–50 %, which time and cost leave out.
     OffloadSlower,
+    /// The context served is beyond the model's position limit.
+    ContextBeyondPositions { context: u64, limit: u64 },
 }
 
 impl Warning {
@@ -67,6 +70,38 @@ impl Warning {
 }
 
 impl Warning {
+    /// The views whose subject the warning is about: a figure or a slide shows
+    /// only its own section's warnings (the activations slide does not talk
+    /// about 6PD); the full page shows them all. The memory total, and the
+    /// project's sweeps and planner that size it, take every memory warning.
+    pub fn views(&self) -> &'static [View] {
+        use View::*;
+        match self {
+            Warning::TpAcrossNodes { .. } => &[ThreeD, Memory, Sweeps, Planner],
+            Warning::PipelineWithZero23 { .. } => &[Zero, ThreeD, Memory, Sweeps, Planner],
+            Warning::PipelineUneven { .. } => &[ThreeD, Memory, Sweeps, Planner],
+            Warning::FewMicroBatches { .. } => &[ThreeD, Memory, Compute, Sweeps, Planner],
+            Warning::TokensBelowFloor { .. } => &[Chinchilla, Compute],
+            Warning::ShapeMismatch { .. } => &[Activations, Memory, Sweeps, Planner],
+            Warning::SequenceParallelWithoutTp | Warning::PartitionWithSequenceParallel => {
+                &[Activations, Memory, Sweeps, Planner]
+            }
+            Warning::TflopsAbovePeak { .. } | Warning::A100BelowExpected { .. } => &[Compute],
+            Warning::OffloadWithoutZero | Warning::LiveParamsLarge => &[Zero, Memory, Sweeps, Planner],
+            Warning::ScoresStored { .. } => &[Activations, Memory, Sweeps, Planner],
+            Warning::AttentionFlops { .. } => &[Compute],
+            Warning::TpGradients { .. } => &[ThreeD, Memory, Sweeps, Planner],
+            Warning::CpuMemory { .. } => &[Zero, Memory, Planner],
+            Warning::OffloadSlower => &[Compute, Memory],
+            Warning::ContextBeyondPositions { .. } => &[Inference],
+        }
+    }
+
+    /// Whether `view` shows this warning.
+    pub fn on_topic(&self, view: View) -> bool {
+        self.views().contains(&view)
+    }
+
     /// A stable identifier (the page's translation key).
     pub fn code(&self) -> &'static str {
         match self {
@@ -87,6 +122,7 @@ impl Warning {
             Warning::TpGradients { .. } => "tp-gradients",
             Warning::CpuMemory { .. } => "cpu-memory",
             Warning::OffloadSlower => "offload-slower",
+            Warning::ContextBeyondPositions { .. } => "context-beyond-positions",
         }
     }
 
@@ -108,6 +144,7 @@ impl Warning {
             Warning::TpGradients { .. } => K::Convention,
             Warning::CpuMemory { .. } => K::CpuMem,
             Warning::OffloadSlower => K::Offload,
+            Warning::ContextBeyondPositions { .. } => K::Context,
         }
     }
 }
@@ -176,6 +213,12 @@ impl fmt::Display for Warning {
             Warning::OffloadSlower => {
                 write!(f, "offload slows each step by 30–50 % in the lesson's figures; time and cost here leave it out")
             }
+            Warning::ContextBeyondPositions { context, limit } => write!(
+                f,
+                "a context of {} tokens is beyond the model's {} positions (max-position-embeddings)",
+                crate::units::group_thousands(&context.to_string()),
+                crate::units::group_thousands(&limit.to_string())
+            ),
             Warning::AttentionFlops { share, with_attention } => write!(
                 f,
                 "6PD leaves out attention, {:.0} % more at this sequence length: {} FLOPs with it (PaLM, Appendix B)",
@@ -227,6 +270,20 @@ impl Report {
     /// Capacity minus need: headroom when positive, the shortfall when negative.
     pub fn headroom(&self) -> Bytes {
         Bytes(self.config.gpu_mem_bytes - self.per_gpu.total().get())
+    }
+    /// What serving needs, against one GPU's memory: once a context or a
+    /// batch is given, the weights plus their KV cache; else the article's
+    /// 1.2 × weights.
+    pub fn serving_bytes(&self) -> Bytes {
+        if self.config.serving_given {
+            memory::inference_total_bytes(&self.config)
+        } else {
+            self.inference
+        }
+    }
+    /// Whether serving fits one GPU ([`Report::serving_bytes`] against its memory).
+    pub fn serving_fits(&self) -> bool {
+        self.serving_bytes().get() <= self.config.gpu_mem_bytes
     }
     /// Serving memory per GPU when the weights are split over the same t·p GPUs
     /// (tensor and pipeline parallel); the whole model's figure is [`Report::inference`].
@@ -358,6 +415,9 @@ pub fn warnings(c: &Config, m: &MemoryBreakdown, cpu: Bytes) -> Vec<Warning> {
         }
         w.push(Warning::OffloadSlower);
     }
+    if let Some(limit) = c.max_positions.filter(|&l| c.context > l) {
+        w.push(Warning::ContextBeyondPositions { context: c.context, limit });
+    }
     let (six_pd, with_attention) =
         (6.0 * c.active_params.get() * c.tokens.get(), compute::flops_with_attention(c).get());
     if c.convention == Convention::Article && with_attention > 1.1 * six_pd {
@@ -430,9 +490,13 @@ impl Serialize for Report {
         o.serialize_field("kv_cache_bytes", &memory::kv_cache_bytes(c).get())?;
         o.serialize_field("inference_total_bytes", &memory::inference_total_bytes(c).get())?;
         o.serialize_field("max_context_tokens", &memory::max_context_tokens(c))?;
+        o.serialize_field("longest_context_tokens", &memory::longest_context(c).0)?;
+        o.serialize_field("serving_bytes", &self.serving_bytes().get())?;
+        o.serialize_field("serving_fits", &self.serving_fits())?;
         o.serialize_field("batch", &c.batch)?;
         o.serialize_field("context", &c.context)?;
         o.serialize_field("kv_dtype", &c.kv_dtype)?;
+        o.serialize_field("max_position_embeddings", &c.max_positions)?;
         o.serialize_field("flops", &self.flops().get())?;
         o.serialize_field("flops_with_attention", &compute::flops_with_attention(c).get())?;
         o.serialize_field("gpu_hours", &self.gpu_hours())?;

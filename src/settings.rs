@@ -66,6 +66,8 @@ pub struct Settings {
     /// Unset: the sequence length.
     pub context: Option<u64>,
     pub kv_dtype: KvDtype,
+    /// Unset: the model's, none for a custom shape.
+    pub max_positions: Option<u64>,
     /// Unset: standard under the article's convention, flash under `megatron`.
     pub attention: Option<Attention>,
     pub schedule: Schedule,
@@ -145,6 +147,7 @@ impl Default for Settings {
             batch: 1,
             context: None,
             kv_dtype: KvDtype::Fp16,
+            max_positions: None,
             attention: None,
             schedule: Schedule::OneFOneB,
             recompute_every: 1,
@@ -227,6 +230,25 @@ impl fmt::Display for ConfigError {
 impl std::error::Error for ConfigError {}
 
 impl ConfigError {
+    /// The keys a link gave that make the combination impossible, the one to
+    /// refuse first: a degree before the GPU count (a link's N is its intent),
+    /// the derived before the defining (t before the heads that it must divide).
+    pub fn culprits(&self) -> &'static [crate::keys::K] {
+        use crate::keys::K;
+        match self {
+            ConfigError::GpuMismatch { .. } => &[K::Dp, K::Tp, K::Pp, K::Cp, K::Gpus],
+            ConfigError::GpusNotDivisible { .. } => &[K::Tp, K::Pp, K::Cp, K::Gpus],
+            ConfigError::TooManyGpus => &[K::Gpus, K::Dp, K::Tp, K::Pp, K::Cp],
+            ConfigError::TpNotDividingHeads { .. } => &[K::Tp, K::Heads],
+            ConfigError::HeadsNotDividingHidden { .. } => &[K::Heads, K::Hidden],
+            ConfigError::KvHeadsNotDividingHeads { .. } => &[K::KvHeads, K::Heads],
+            ConfigError::TopKAboveExperts { .. } => &[K::TopK, K::Experts],
+            ConfigError::ActiveAboveParams { .. } => &[K::ActiveParams, K::Params],
+            ConfigError::EpNotDividingExperts { .. } => &[K::Ep, K::Experts],
+            ConfigError::EpNotDividingDataParallel { .. } => &[K::Ep, K::Dp, K::Gpus],
+        }
+    }
+
     /// The control an impossible combination is shown next to.
     pub fn key(&self) -> crate::keys::K {
         use crate::keys::K;
@@ -261,6 +283,7 @@ impl Settings {
         self.shared_experts = Some(a.shared_experts);
         self.moe_ffn = Some(a.moe_ffn);
         self.seq_len = Some(model.seq_len);
+        self.max_positions = Some(model.max_positions);
         self
     }
 
@@ -500,6 +523,10 @@ impl Settings {
             batch: self.batch,
             context: self.context.unwrap_or(self.seq_len.unwrap_or(DEFAULT_SEQ_LEN)),
             kv_dtype: self.kv_dtype,
+            // By value, not by whether a key was written: a link that spells out the default reads the same.
+            serving_given: self.context.is_some_and(|x| Some(x) != self.seq_len.or(Some(DEFAULT_SEQ_LEN)))
+                || self.batch > 1,
+            max_positions: self.max_positions,
             attention: self.resolved_attention(),
             schedule: self.schedule,
             recompute_every: self.recompute_every,

@@ -206,27 +206,17 @@ fn plain(text: &str) -> Option<String> {
 /// Reads `7e9`, `7000000000`, `7,000,000,000`, `7B`, `70b`, `1.4T`, `175M`,
 /// `2k`, `1_000`, and the Korean units `만` (10⁴), `억` (10⁸), `조` (10¹²):
 /// `70억` = 7e9, `1.4조` = 1.4e12. Suffixes: k = 10³, M = 10⁶, B or G = 10⁹,
-/// T = 10¹² (case does not matter). Full-width digits and spaces are taken (see [`plain`]).
+/// T = 10¹² (case does not matter); binary Ki = 2¹⁰, Mi = 2²⁰, Gi = 2³⁰,
+/// Ti = 2⁴⁰ (IEC 80000-13), so a context of `128Ki` is 131,072 tokens where
+/// `128k` is 128,000. Full-width digits and spaces are taken (see [`plain`]).
 pub fn parse_number(text: &str) -> Result<f64, NumberError> {
     let cleaned = plain(text).ok_or(NumberError::NotANumber)?;
     if cleaned.is_empty() {
         return Err(NumberError::Empty);
     }
-    let (digits, scale) = match cleaned.chars().last() {
-        Some('만') => (&cleaned[..cleaned.len() - '만'.len_utf8()], 1e4),
-        Some('억') => (&cleaned[..cleaned.len() - '억'.len_utf8()], 1e8),
-        Some('조') => (&cleaned[..cleaned.len() - '조'.len_utf8()], 1e12),
-        Some(c) if c.is_ascii_alphabetic() && !cleaned.eq_ignore_ascii_case("inf") => {
-            let scale = match c.to_ascii_lowercase() {
-                'k' => 1e3,
-                'm' => 1e6,
-                'b' | 'g' => 1e9,
-                't' => 1e12,
-                _ => return Err(NumberError::NotANumber),
-            };
-            (&cleaned[..cleaned.len() - 1], scale)
-        }
-        _ => (cleaned.as_str(), 1.0),
+    let (digits, scale) = match binary_suffix(&cleaned) {
+        Some(split) => split,
+        None => decimal_suffix(&cleaned)?,
     };
     // Rust's parser accepts "inf" and "NaN"; neither is a size.
     if !digits.chars().all(|c| c.is_ascii_digit() || matches!(c, '.' | 'e' | 'E' | '+' | '-'))
@@ -249,6 +239,38 @@ pub fn parse_number(text: &str) -> Result<f64, NumberError> {
     Ok(value)
 }
 
+/// A decimal or Korean suffix (k, M, B/G, T; 만, 억, 조), or none: the digits before it and its scale.
+fn decimal_suffix(s: &str) -> Result<(&str, f64), NumberError> {
+    let Some(c) = s.chars().last() else { return Ok((s, 1.0)) };
+    let scale = match c {
+        '만' => 1e4,
+        '억' => 1e8,
+        '조' => 1e12,
+        c if c.is_ascii_alphabetic() && !s.eq_ignore_ascii_case("inf") => match c.to_ascii_lowercase() {
+            'k' => 1e3,
+            'm' => 1e6,
+            'b' | 'g' => 1e9,
+            't' => 1e12,
+            _ => return Err(NumberError::NotANumber),
+        },
+        _ => return Ok((s, 1.0)),
+    };
+    Ok((&s[..s.len() - c.len_utf8()], scale))
+}
+
+/// An IEC binary suffix (`Ki`, `Mi`, `Gi`, `Ti`, any case): the digits before it and its scale.
+fn binary_suffix(s: &str) -> Option<(&str, f64)> {
+    let digits = s.strip_suffix(['i', 'I'])?;
+    let scale = match digits.chars().last()?.to_ascii_lowercase() {
+        'k' => 1024.0,
+        'm' => 1_048_576.0,
+        'g' => 1_073_741_824.0,
+        't' => 1_099_511_627_776.0,
+        _ => return None,
+    };
+    Some((&digits[..digits.len() - 1], scale))
+}
+
 /// Three significant digits, no exponent below 10¹⁵: `14.0`, `0.123`, `1.41e24`.
 pub fn format_sig(x: f64) -> String {
     if !x.is_finite() {
@@ -262,6 +284,16 @@ pub fn format_sig(x: f64) -> String {
         return format!("{x:.2e}");
     }
     let decimals = (2 - a.log10().floor() as i32).max(0) as usize;
+    format!("{x:.decimals$}")
+}
+
+/// `digits` significant digits in plain notation (an exponent beyond 10¹⁵ or below 10⁻³).
+fn sig_digits(x: f64, digits: i32) -> String {
+    let a = x.abs();
+    if !x.is_finite() || a == 0.0 || !(1e-3..1e15).contains(&a) {
+        return format_sig(x);
+    }
+    let decimals = (digits - 1 - a.log10().floor() as i32).max(0) as usize;
     format!("{x:.decimals$}")
 }
 
@@ -295,6 +327,12 @@ pub fn group_thousands(s: &str) -> String {
 
 /// A count in words the article uses: `7B`, `1.4T`, `175M`.
 pub fn format_count(x: f64) -> String {
+    count_with(x, 3)
+}
+
+/// A count to `digits` significant digits (2 to 6), trailing zeros of the
+/// fraction dropped: `70.55B` at four, where three give `70.6B`.
+pub fn count_with(x: f64, digits: i32) -> String {
     let a = x.abs();
     let (scaled, suffix) = if a >= 1e12 {
         (x / 1e12, "T")
@@ -307,7 +345,7 @@ pub fn format_count(x: f64) -> String {
     } else {
         (x, "")
     };
-    let s = format_sig(scaled);
+    let s = if digits == 3 { format_sig(scaled) } else { sig_digits(scaled, digits) };
     // "7.00B" reads worse than "7B": drop trailing zeros of the fraction.
     let s =
         if s.contains('.') && !s.contains('e') { s.trim_end_matches('0').trim_end_matches('.').to_string() } else { s };
@@ -344,6 +382,12 @@ mod tests {
             ("７０억", 7e9),
             ("3000 억", 3e11),
             ("5만", 5e4),
+            // Binary multiples (IEC 80000-13), for contexts given as powers of two.
+            ("128Ki", 131072.0),
+            ("32ki", 32768.0),
+            ("1Mi", 1048576.0),
+            ("0.5Ki", 512.0),
+            ("2Gi", 2147483648.0),
         ] {
             assert_eq!(parse_number(text), Ok(value), "{text}");
         }
@@ -367,6 +411,9 @@ mod tests {
             (",100", NumberError::NotANumber),
             ("억", NumberError::NotANumber),
             ("7억조", NumberError::NotANumber),
+            ("Ki", NumberError::NotANumber),
+            ("5i", NumberError::NotANumber),
+            ("5Xi", NumberError::NotANumber),
         ] {
             assert_eq!(parse_number(text), Err(err), "{text}");
         }
@@ -381,6 +428,10 @@ mod tests {
         assert_eq!(format_count(7e9), "7B");
         assert_eq!(format_count(1.4e12), "1.4T");
         assert_eq!(format_count(6.74e9), "6.74B");
+        // Llama 3 70B's P: three digits round half up in decimal, as four show it.
+        assert_eq!(format_count(70_553_706_496.0), "70.6B");
+        assert_eq!(count_with(70_553_706_496.0, 4), "70.55B");
+        assert_eq!(count_with(7e9, 4), "7B");
         assert_eq!(ByteUnit::Gb.format(Bytes(14e9)), "14.0\u{a0}GB");
         assert_eq!(ByteUnit::Gb.format(Bytes(1104.4e9)), "1,104\u{a0}GB");
         assert_eq!(group_thousands("-12345.5"), "-12,345.5");

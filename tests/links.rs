@@ -125,6 +125,7 @@ const GOLDEN: &[(&str, f64, f64)] = &[
     ("layers=32&hidden=4096&experts=64&top-k=6&shared-experts=2&moe-ffn=1408", 456965292032.0, 9.4320009216e21),
     // Serving keys: the training result does not move.
     ("batch=8&context=32768", 142601641984.0, 1.26e22),
+    ("max-position-embeddings=4096&context=8192", 142601641984.0, 1.26e22),
     ("kv-dtype=fp32", 142601641984.0, 1.26e22),
     ("kv-dtype=fp16", 142601641984.0, 1.26e22),
     ("kv-dtype=bf16", 142601641984.0, 1.26e22),

@@ -455,6 +455,39 @@ fn kv_cache_llama3_70b() {
     assert_eq!(tmath::memory::max_context_tokens(&r.config), 0);
 }
 
+/// Serving against one GPU (issue 27): once a context or a batch is given,
+/// the verdict weighs the weights and their KV cache, not the article's 1.2×.
+/// Llama 3 8B on one H200 (143 771 MiB, nvidia-smi), 8 sequences of 131 072
+/// tokens: 2·32·8·128·2 = 131 072 bytes per token, 137.4 GB of cache beside
+/// 16.06 GB of fp16 weights, over the 150.8 GB the card holds. At batch 1
+/// the memory would hold 1 027 635 tokens, but Llama 3.1's config.json reads
+/// no more than its 131 072 positions (max_position_embeddings).
+#[test]
+fn serving_verdict_with_the_kv_cache_and_the_position_limit() {
+    use tmath::memory::{longest_context, ContextBound};
+    let r = eval(&[("model", "llama-3-8b"), ("gpu", "h200"), ("context", "131072"), ("batch", "8")]);
+    let kv = 131_072.0 * 131_072.0 * 8.0;
+    assert_eq!(tmath::memory::kv_cache_bytes(&r.config).get(), kv);
+    assert_eq!(r.serving_bytes().get(), 2.0 * 8_030_261_248.0 + kv);
+    assert!(!r.serving_fits());
+    // The article's rule alone would say it fits: 1.2 × 16.06 GB = 19.3 GB.
+    assert!(r.inference.get() < r.config.gpu_mem_bytes);
+    // Without a context or a batch, the article's verdict stands.
+    let plain = eval(&[("model", "llama-3-8b"), ("gpu", "h200")]);
+    assert_eq!(plain.serving_bytes(), plain.inference);
+    let one = eval(&[("model", "llama-3-8b"), ("gpu", "h200")]);
+    let memory = ((143_771.0 * 1_048_576.0 - 2.0 * 8_030_261_248.0) / 131_072.0_f64).floor() as u64;
+    assert_eq!(memory, 1_027_635);
+    assert_eq!(tmath::memory::max_context_tokens(&one.config), memory);
+    assert_eq!(longest_context(&one.config), (131_072, ContextBound::Positions));
+    // A custom shape has no limit of its own; one given binds.
+    let custom = eval(&[("layers", "32"), ("hidden", "4096"), ("gpu", "h200")]);
+    assert_eq!(longest_context(&custom.config).1, ContextBound::Memory);
+    let given = eval(&[("layers", "32"), ("hidden", "4096"), ("max-position-embeddings", "4096"), ("context", "8192")]);
+    assert_eq!(longest_context(&given.config), (4096, ContextBound::Positions));
+    assert!(given.warnings.iter().any(|w| w.code() == "context-beyond-positions"), "{:?}", given.warnings);
+}
+
 /// Korthikanti et al. 2022, §4, term by term, generalised to GQA and the MLP's
 /// width (SPEC "Practice"): with k = a and f = 4h it is the paper's Table 2.
 /// Llama 2 70B at 4096 tokens without recomputation (issue 16): the article's
@@ -653,7 +686,9 @@ fn hugging_face_configs() {
     assert_eq!(value(&m, "params").as_deref(), Some("8030261248"));
     assert_eq!(value(&m, "mlp").as_deref(), Some("swiglu"));
     assert_eq!(value(&m, "inference-dtype").as_deref(), Some("bf16"));
-    assert!(m.unused.contains(&"rope_theta".to_string()) && m.unused.contains(&"max_position_embeddings".to_string()));
+    assert!(m.unused.contains(&"rope_theta".to_string()));
+    // Meta-Llama-3-8B reads 8,192 positions (Llama 3.1's config says 131,072).
+    assert_eq!(value(&m, "max-position-embeddings").as_deref(), Some("8192"));
     assert!(!m.unused.contains(&"hidden_size".to_string()));
     // The pairs load as a link does, and the calculator sizes this model.
     let mut s = tmath::Settings::default();

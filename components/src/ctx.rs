@@ -190,6 +190,17 @@ impl Ctx {
         State { settings: self.settings.get_untracked(), plan: self.plan.get_untracked(), page }
     }
 
+    /// Puts a whole state in place (a deck entered or left, Back): each signal
+    /// is written only where it differs, so what did not change stays still.
+    pub fn load(&self, state: State) {
+        let State { settings, plan, page } = state;
+        copy_changed(&settings, self.settings);
+        copy_changed(&plan, self.plan);
+        copy_changed(&page.units, self.units);
+        copy_changed(&page.fp, self.fp);
+        copy_changed(&page, self.page);
+    }
+
     /// Tracks every signal the link is made of.
     pub fn track_state(&self) {
         self.settings.track();
@@ -305,4 +316,17 @@ impl Ctx {
 
 pub fn use_ctx() -> Ctx {
     expect_context::<Ctx>()
+}
+
+/// The view a figure or a slide shows, whose section's warnings its controls'
+/// notes keep to; `None` on the full page, which shows them all. Read from the
+/// page's options, not a context: a slide's context would outlive its deck.
+pub fn topic(page: &PageOptions) -> Option<tmath::page::View> {
+    if page.embed {
+        Some(page.view.unwrap_or(tmath::page::View::Memory))
+    } else if page.present {
+        Some(crate::shell::slides::view_of(page))
+    } else {
+        None
+    }
 }

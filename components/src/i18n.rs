@@ -14,8 +14,9 @@
 //! | (activation) recomputation | (활성값) 재계산 |
 //! | batch, micro-batch | 배치, 마이크로배치 (only for batches) |
 //! | a parallel layout (t, p, d) | 병렬 구성 (never 배치) |
-//! | active parameters (MoE) | 토큰당 사용 파라미터 (not 활성: that is activations) |
-//! | ZeRO-3 live parameters | ZeRO-3 상주 파라미터 (live parameters): gathered and held at once |
+//! | active parameters (MoE) | 토큰당 쓰는 파라미터 (not 활성: that is activations) |
+//! | ZeRO-3 live parameters | ZeRO-3 라이브 파라미터 (the translated article's term) |
+//! | GPU-hours | GPU‑시간 (the translated article's, with a no-break hyphen) |
 //! | tensor / pipeline / data parallelism | 텐서 / 파이프라인 / 데이터 병렬화 |
 //! | sequence parallelism | 시퀀스 병렬화 |
 //! | pipeline bubble | 파이프라인 버블 |
@@ -41,7 +42,7 @@ pub fn label(lang: Lang, k: K) -> &'static str {
     let (en, ko) = match k {
         K::Model => ("Preset", "모델 프리셋"),
         K::Params => ("Parameters P", "파라미터 수 P"),
-        K::ActiveParams => ("Active parameters per token (MoE)", "토큰당 쓰는 파라미터 (MoE의 active parameters)"),
+        K::ActiveParams => ("Active parameters per token (MoE)", "토큰당 쓰는 파라미터 (MoE)"),
         K::Tokens => ("Training tokens D", "학습 토큰 수 D"),
         K::SeqLen => ("Sequence length s", "시퀀스 길이 s"),
         K::MicroBatch => ("Micro-batch per GPU b", "GPU당 마이크로배치 b"),
@@ -54,6 +55,7 @@ pub fn label(lang: Lang, k: K) -> &'static str {
         K::Batch => ("Sequences served at once", "동시에 처리하는 시퀀스 수"),
         K::Context => ("Context per sequence (tokens)", "시퀀스당 컨텍스트 (토큰)"),
         K::KvDtype => ("KV cache data type", "KV 캐시 데이터 타입"),
+        K::MaxPositions => ("Model's position limit (max_position_embeddings)", "모델이 읽는 최대 컨텍스트 (토큰)"),
         K::KvHeads => ("Key/value heads k (GQA)", "KV 헤드 수 k (GQA)"),
         K::Ffn => ("MLP inner size f", "MLP 내부 차원 f"),
         K::Mlp => ("MLP form", "MLP 형태"),
@@ -75,11 +77,11 @@ pub fn label(lang: Lang, k: K) -> &'static str {
         K::Tsp => ("Folded tensor+sequence parallelism", "텐서·시퀀스 결합 병렬화 (TSP)"),
         K::Zero => ("ZeRO stage", "ZeRO 단계"),
         K::Offload => ("Optimizer offload to CPU", "옵티마이저 CPU 오프로드"),
-        K::MaxLiveParams => ("ZeRO-3 max live parameters", "ZeRO-3 최대 상주 파라미터 (live parameters)"),
+        K::MaxLiveParams => ("ZeRO-3 max live parameters", "ZeRO-3 최대 라이브 파라미터"),
         K::Gpu => ("GPU", "GPU"),
         K::GpuMem => ("GPU memory as the driver reports it", "GPU 메모리 (드라이버 기준)"),
         K::Tflops => ("Achieved TFLOP/s per GPU", "GPU당 실제 TFLOP/s"),
-        K::UsdPerGpuHour => ("Price per GPU-hour", "GPU 시간당 가격"),
+        K::UsdPerGpuHour => ("Price per GPU-hour", "GPU\u{2011}시간당 가격"),
         K::InferenceDtype => ("Inference dtype", "추론 데이터 타입"),
         K::Convention => ("Convention", "계산 방식"),
         K::MaxGpus => ("Largest N searched", "탐색할 최대 N"),
@@ -123,7 +125,7 @@ pub fn view_title(lang: Lang, v: View) -> &'static str {
         View::Chinchilla => ("Chinchilla: tokens per parameter", "친칠라: 파라미터당 토큰 수"),
         View::Inference => ("Inference memory: 1.2 × weights", "추론 메모리: 1.2 × 가중치"),
         View::ModelStates => ("Model states: bytes per parameter", "모델 상태: 파라미터당 바이트"),
-        View::Activations => ("Activations, and why recomputation", "활성값 메모리와 재계산이 필요한 까닭"),
+        View::Activations => ("Activations, and why we recompute them", "활성값 메모리와 재계산이 필요한 까닭"),
         View::Memory => ("Memory per GPU", "GPU당 메모리"),
         View::Zero => ("The same run under ZeRO 0–3", "ZeRO 0–3 단계별 비교"),
         View::ThreeD => ("3D parallelism: t × p × d", "3D 병렬화: t × p × d"),
@@ -221,6 +223,61 @@ pub fn tokens(lang: Lang, n: u64) -> String {
     }
 }
 
+/// How a word ends when read aloud in Korean, which decides its particle.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Ending {
+    Vowel,
+    /// ㄹ: takes 으로's short form 로, like a vowel.
+    Rieul,
+    Consonant,
+}
+
+/// The sound `text` ends on as a Korean reader says it: a Hangul syllable by
+/// its final consonant; a number by its last spoken word (5 오, 8 팔, 10 십,
+/// 10¹² 조); a Latin letter by its name (B 비, L 엘, M 엠). Quotes, brackets,
+/// spaces and units of one sign that follow are not read (`'-5'`, `8)`).
+fn ending(text: &str) -> Ending {
+    let t =
+        text.trim_end_matches(|c: char| matches!(c, '\'' | '"' | ')' | ']' | '’' | '”' | '》') || c.is_whitespace());
+    let Some(last) = t.chars().last() else { return Ending::Vowel };
+    match last {
+        '가'..='힣' => match (last as u32 - 0xAC00) % 28 {
+            0 => Ending::Vowel,
+            8 => Ending::Rieul,
+            _ => Ending::Consonant,
+        },
+        '0'..='9' => {
+            let digits: Vec<char> = t.chars().rev().take_while(|c| c.is_ascii_digit()).collect();
+            let zeros = digits.iter().take_while(|&&c| c == '0').count();
+            let fraction = t.trim_end_matches(|c: char| c.is_ascii_digit()).ends_with('.');
+            match last {
+                // 영 alone or after a point; else 십, 백, 천, 만, 억 … but 조 (10¹²).
+                '0' if zeros == digits.len() || fraction => Ending::Consonant,
+                '0' if zeros == 12 => Ending::Vowel,
+                '0' => Ending::Consonant,
+                '1' | '7' | '8' => Ending::Rieul,
+                '3' | '6' => Ending::Consonant,
+                _ => Ending::Vowel,
+            }
+        }
+        'l' | 'L' | 'r' | 'R' => Ending::Rieul,
+        'm' | 'M' | 'n' | 'N' => Ending::Consonant,
+        _ => Ending::Vowel,
+    }
+}
+
+/// `word` with the particle its last sound takes: `after_consonant` (은, 이,
+/// 을, 과, 으로) or `after_vowel` (는, 가, 를, 와, 로); 으로 takes 로 after ㄹ.
+/// "'-5'는", "t = 8이", "ZeRO-3은", "70억이".
+pub fn josa(word: &str, after_consonant: &str, after_vowel: &str) -> String {
+    let consonant = match ending(word) {
+        Ending::Consonant => true,
+        Ending::Rieul => after_consonant != "으로",
+        Ending::Vowel => false,
+    };
+    format!("{word}{}", if consonant { after_consonant } else { after_vowel })
+}
+
 /// Three significant digits, thousands grouped, trailing zeros of a fraction dropped: 3,000 · 67.4 · 1.4.
 pub fn grouped_sig(x: f64) -> String {
     let s = format_sig(x);
@@ -294,9 +351,9 @@ pub fn formula_word(lang: Lang, w: &str) -> &'static str {
         "bytes" => "파라미터당 바이트",
         "states" => "상태",
         "fp32-copy" => "fp32 사본",
-        "gpu-hours" => "GPU 시간",
+        "gpu-hours" => "GPU\u{2011}시간",
         "price" => "가격",
-        "max-live" => "최대 상주 파라미터",
+        "max-live" => "최대 라이브 파라미터",
         "cpu" => "CPU",
         "fragmentation" => "단편화 비율",
         "reserve" => "고정 오버헤드",
@@ -361,6 +418,29 @@ pub fn derived_shape(lang: Lang, shape: &tmath::catalog::Shape) -> String {
             shape.model, a.layers, a.hidden, a.heads
         ),
     }
+}
+
+/// A number of days as the page writes it, thousands grouped: "972 days", "1,000 days", "972일".
+pub fn days(lang: Lang, x: f64) -> String {
+    match lang {
+        Lang::En => format!("{}\u{a0}days", grouped_sig(x)),
+        Lang::Ko => format!("{}일", grouped_sig(x)),
+    }
+}
+
+/// For a length of k thousand tokens where k is a power of two (`128k`, typed
+/// as a context people call 128K): that it is k·1,000, and how to write k·1,024.
+pub fn thousands_not_kibi(lang: Lang, n: u64) -> Option<String> {
+    let k = n / 1000;
+    if n == 0 || !n.is_multiple_of(1000) || k < 2 || !k.is_power_of_two() {
+        return None;
+    }
+    let (n, kibi) =
+        (tmath::units::group_thousands(&n.to_string()), tmath::units::group_thousands(&(k * 1024).to_string()));
+    Some(match lang {
+        Lang::En => format!("{k}k reads as {n} tokens; for {kibi}, write {k}Ki"),
+        Lang::Ko => format!("{k}k는 {n}토큰으로 읽습니다. {kibi}토큰이라면 {k}Ki로 쓰세요"),
+    })
 }
 
 /// "8 GPUs", "GPU 8장", with the right plural.
@@ -450,6 +530,8 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "section-shape" => ("Model shape", "모델 구조"),
         "custom" => ("custom", "직접 입력"),
         "grad-dtype-auto" => ("auto (article: as the model; megatron: fp32)", "자동 (원문: 모델과 동일, Megatron: fp32)"),
+        "position-limit" => ("the model's position limit", "모델이 읽는 최대 길이"),
+        "memory-would-hold" => ("the memory would hold", "메모리로는"),
         "weights-alone-too-big" => ("the weights alone exceed one GPU", "가중치만으로 GPU 한 장을 넘습니다"),
         "bytes-per-param-unit" => ("B/param", "바이트/파라미터"),
         "note-fp32-gradients" => (
@@ -460,7 +542,7 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "part-gradients" => ("gradients", "그래디언트"),
         "part-optimizer" => ("optimizer states", "옵티마이저 상태"),
         "part-activations" => ("activations", "활성값"),
-        "part-zero3-live-params" => ("ZeRO-3 live params", "ZeRO-3 상주 파라미터"),
+        "part-zero3-live-params" => ("ZeRO-3 live params", "ZeRO-3 라이브 파라미터"),
         "part-reserve" => ("overhead and fragmentation", "오버헤드와 단편화"),
         "part-overhead" => ("inference overhead (0.2 × weights)", "추론 부가 메모리 (0.2 × 가중치)"),
         "total" => ("total per GPU", "GPU당 합계"),
@@ -480,8 +562,8 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "backward-attention" => ("backward", "역전파"),
         "recompute-hardware" => ("recomputation, in the time only", "재계산(시간에만 반영)"),
         "petaflop-days" => ("PetaFLOP-days", "페타플롭-일"),
-        "gpu-hours" => ("GPU-hours", "GPU 시간"),
-        "gpu-hour" => ("GPU-hour", "GPU 시간"),
+        "gpu-hours" => ("GPU-hours", "GPU\u{2011}시간"),
+        "gpu-hour" => ("GPU-hour", "GPU\u{2011}시간"),
         "days" => ("Wall-clock days", "학습 기간(일)"),
         "cost" => ("Cost", "비용"),
         "chinchilla-ratio" => ("tokens per parameter D/P", "파라미터당 토큰 수 D/P"),
@@ -508,7 +590,6 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "gpus-axis" => ("GPUs N", "GPU 수 N"),
         "seq-axis" => ("sequence length s", "시퀀스 길이 s"),
         "tokens-axis" => ("tokens D", "토큰 수 D"),
-        "days-unit" => ("days", "일"),
         "bubble" => ("pipeline bubble (p−1)/(m+p−1)", "파이프라인 버블 (p−1)/(m+p−1)"),
         "of-the-step" => ("of the step", "(스텝 대비)"),
         "global-batch-label" => ("global batch", "전역 배치"),
@@ -552,9 +633,9 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "inference-note" => ("inference, whole model ≈ 1.2 × weights", "추론, 모델 전체 ≈ 1.2 × 가중치"),
         "stale" => (
             "This combination is impossible; the numbers below are from the last valid one.",
-            "이 조합은 불가능합니다. 아래 숫자는 마지막으로 올바른 조합의 결과입니다.",
+            "이 조합은 불가능합니다. 아래 숫자는 바로 앞의 가능한 조합으로 계산한 결과입니다.",
         ),
-        "stale-short" => ("⚠ last valid numbers", "⚠ 마지막으로 올바른 값"),
+        "stale-short" => ("⚠ last valid numbers", "⚠ 이전 결과 표시 중"),
         "on" => ("on", "켬"),
         "off" => ("off", "끔"),
         "remedies" => ("What would make it fit:", "메모리에 맞추려면:"),
@@ -667,6 +748,14 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "variant-8-gpus-full" => ("8 GPUs, full recomputation", "GPU 8장, 전체 재계산"),
         "variant-16-gpus-selective" => ("16 GPUs, selective", "GPU 16장, 선택적 재계산"),
         "variant-16-gpus-full" => ("16 GPUs, full recomputation", "GPU 16장, 전체 재계산"),
+        "zero-everything" => (
+            "Activations, ZeRO-3 live parameters and overhead as well",
+            "활성값, ZeRO-3 라이브 파라미터, 오버헤드도 표시",
+        ),
+        "model-states" => ("model states", "모델 상태"),
+        "every-state" => ("weights, gradients and optimizer states", "가중치·그래디언트·옵티마이저 상태 모두"),
+        "other-convention-article" => ("The article's equations", "원문의 식으로는"),
+        "other-convention-megatron" => ("Megatron-LM's accounting would", "Megatron-LM 방식으로는"),
         "axis-d" => ("d only", "데이터 병렬만"),
         "axis-none" => ("No parallelism (1\u{a0}GPU)", "병렬화 없음 (GPU\u{a0}1장)"),
         "axis-td" => ("t × d", "t × d"),
@@ -688,8 +777,8 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "embed-code-label" => ("HTML to paste into a page", "페이지에 붙여 넣을 HTML"),
         "embed-preview" => ("Preview at 720 px wide", "너비 720px 미리 보기"),
         "embed-note" => (
-            "The frame's height is the figure's height at 720 px wide, so a page that runs no script shows it whole. Narrower or wider, the chart grows or shrinks to keep that height; a page that runs scripts can also follow the figure's own height messages (tmath:resize).",
-            "틀의 높이는 너비 720px에서 그림의 높이입니다. 그래서 스크립트를 실행하지 않는 페이지에서도 그림이 다 보입니다. 너비가 더 좁거나 넓으면 그래프가 늘거나 줄어 그 높이를 지킵니다. 스크립트를 실행하는 페이지라면 그림이 보내는 높이 메시지(tmath:resize)를 따를 수도 있습니다.",
+            "The frame's height holds the whole figure at every width from 360 to 720 px, so a page that runs no script shows it whole on a phone too: the chart grows or shrinks to keep that height. A page that runs scripts can also follow the figure's own height messages (tmath:resize).",
+            "틀의 높이는 너비 360px부터 720px까지 어디서나 그림 전체가 들어가는 높이입니다. 그래서 스크립트를 실행하지 않는 페이지에서도, 휴대전화에서도 그림이 다 보입니다. 그래프가 늘거나 줄어 그 높이를 지킵니다. 스크립트를 실행하는 페이지라면 그림이 보내는 높이 메시지(tmath:resize)를 따를 수도 있습니다.",
         ),
         "close" => ("Close", "닫기"),
         "frame-title" => ("Transformer Math calculator", "트랜스포머 수학 계산기"),
@@ -724,7 +813,8 @@ pub fn warning(lang: Lang, w: &Warning) -> String {
         }
         Warning::PipelineWithZero23 { zero } => {
             format!(
-                "파이프라인 병렬화와 ZeRO-{zero}는 DeepSpeed에서 함께 쓸 수 없습니다 (그래디언트 샤딩과 그래디언트 누적이 충돌)"
+                "파이프라인 병렬화와 {} DeepSpeed에서 함께 쓸 수 없습니다 (그래디언트 샤딩과 그래디언트 누적이 충돌)",
+                josa(&format!("ZeRO-{zero}"), "은", "는")
             )
         }
         Warning::PipelineUneven { layers, pp } => format!(
@@ -756,7 +846,7 @@ pub fn warning(lang: Lang, w: &Warning) -> String {
         ),
         Warning::OffloadWithoutZero => "ZeRO-Offload는 오프로드한 옵티마이저를 샤딩합니다: ZeRO 1–3을 쓰세요".into(),
         Warning::LiveParamsLarge => {
-            "ZeRO-3 상주 파라미터가 샤딩된 가중치보다 큽니다: ZeRO-3 최대 상주 파라미터를 줄이세요".into()
+            "ZeRO-3 라이브 파라미터가 샤딩된 가중치보다 큽니다: ZeRO-3 최대 라이브 파라미터를 줄이세요".into()
         }
         Warning::ScoresStored { with_flash } => format!(
             "원문의 식은 s×s 어텐션 점수를 저장합니다: FlashAttention을 쓰면 활성값은 {}\u{a0}GB입니다",
@@ -775,6 +865,11 @@ pub fn warning(lang: Lang, w: &Warning) -> String {
         Warning::OffloadSlower => {
             "오프로드하면 스텝이 느려집니다: 강의 자료는 30–50%로 잡습니다. 여기 나온 시간과 비용에는 빠져 있습니다".into()
         }
+        Warning::ContextBeyondPositions { context, limit } => format!(
+            "컨텍스트 {}토큰은 이 모델이 읽는 최대 컨텍스트 {}토큰을 넘습니다",
+            tmath::units::group_thousands(&context.to_string()),
+            tmath::units::group_thousands(&limit.to_string())
+        ),
         Warning::AttentionFlops { share, with_attention } => format!(
             "6PD는 어텐션 연산을 빠뜨립니다: 이 시퀀스 길이에서는 {:.0}% 더 많아 {}\u{a0}FLOPs입니다 (PaLM 부록 B)",
             100.0 * share,
@@ -805,6 +900,8 @@ pub fn link_error(lang: Lang, e: &SettingError) -> String {
 
 fn error_text(lang: Lang, e: &SettingError, field: String) -> String {
     let cut = tmath::keys::shown;
+    // The value as the topic: '-5'는, 'abc'는, '10'은.
+    let topic = |value: &str| josa(&format!("'{}'", cut(value)), "은", "는");
     match (lang, e) {
         (Lang::En, SettingError::UnknownKey(k)) => format!("unknown key '{}'", cut(k)),
         (Lang::Ko, SettingError::UnknownKey(k)) => format!("알 수 없는 항목 '{}'", cut(k)),
@@ -815,13 +912,13 @@ fn error_text(lang: Lang, e: &SettingError, field: String) -> String {
             _ => format!("{field}: '{}' is not a number (try 7e9, 7B, 1.4T)", cut(value)),
         },
         (Lang::Ko, SettingError::BadNumber { value, why, .. }) => match why {
-            NumberError::TooLarge => format!("{field}: '{}'은(는) 너무 큽니다", cut(value)),
-            NumberError::NotFinite => format!("{field}: '{}'은(는) 유한한 수가 아닙니다", cut(value)),
+            NumberError::TooLarge => format!("{field}: {} 너무 큽니다", topic(value)),
+            NumberError::NotFinite => format!("{field}: {} 유한한 수가 아닙니다", topic(value)),
             NumberError::Empty => format!("{field}: 비어 있습니다"),
-            _ => format!("{field}: '{}'은(는) 숫자가 아닙니다 (예: 7e9, 7B, 70억)", cut(value)),
+            _ => format!("{field}: {} 숫자가 아닙니다 (예: 7e9, 7B, 70억)", topic(value)),
         },
         (Lang::En, SettingError::NotWhole { value, .. }) => format!("{field}: '{}' must be a whole number", cut(value)),
-        (Lang::Ko, SettingError::NotWhole { value, .. }) => format!("{field}: '{}'은(는) 정수여야 합니다", cut(value)),
+        (Lang::Ko, SettingError::NotWhole { value, .. }) => format!("{field}: {} 정수여야 합니다", topic(value)),
         (Lang::En, SettingError::OutOfRange { value, min, max, .. }) => format!(
             "{field}: '{}' is out of range ({} to {})",
             cut(value),
@@ -829,8 +926,8 @@ fn error_text(lang: Lang, e: &SettingError, field: String) -> String {
             tmath::keys::bound(*max)
         ),
         (Lang::Ko, SettingError::OutOfRange { value, min, max, .. }) => format!(
-            "{field}: '{}'은(는) 범위를 벗어납니다 ({}부터 {}까지)",
-            cut(value),
+            "{field}: {} 범위를 벗어납니다 ({}부터 {}까지)",
+            topic(value),
             tmath::keys::bound(*min),
             tmath::keys::bound(*max)
         ),
@@ -838,16 +935,24 @@ fn error_text(lang: Lang, e: &SettingError, field: String) -> String {
             format!("{field}: '{}' is not one of {}", cut(value), choices.join(", "))
         }
         (Lang::Ko, SettingError::UnknownChoice { value, choices, .. }) => {
-            format!("{field}: '{}'은(는) 다음 중 하나가 아닙니다: {}", cut(value), choices.join(", "))
+            format!("{field}: {} 다음 중 하나가 아닙니다: {}", topic(value), choices.join(", "))
         }
         (Lang::En, SettingError::BadSwitch { value, .. }) => {
             format!("{field}: '{}' is not on or off (1/0)", cut(value))
         }
         (Lang::Ko, SettingError::BadSwitch { value, .. }) => {
-            format!("{field}: '{}'은(는) 켜기/끄기 값(1/0)이 아닙니다", cut(value))
+            format!("{field}: {} 켜기/끄기 값(1/0)이 아닙니다", topic(value))
         }
         (Lang::En, SettingError::Elsewhere { .. }) => format!("{field}: not a key of this page"),
         (Lang::Ko, SettingError::Elsewhere { .. }) => format!("{field}: 이 페이지의 항목이 아닙니다"),
+        (Lang::En, SettingError::Refused { value, why, .. }) => {
+            format!("{field}: '{}' was not applied, since {}", cut(value), config_error(lang, why))
+        }
+        (Lang::Ko, SettingError::Refused { value, why, .. }) => format!(
+            "{field}: {} 적용하지 않았습니다. {}",
+            josa(&format!("'{}'", cut(value)), "을", "를"),
+            config_error(lang, why)
+        ),
     }
 }
 
@@ -873,14 +978,17 @@ pub fn config_error(lang: Lang, e: &ConfigError) -> String {
             format!("층당 전문가 {experts}개를 전문가 병렬 크기(ep\u{a0}=\u{a0}{ep})로 나눌 수 없습니다")
         }
         ConfigError::EpNotDividingDataParallel { ep, ranks } => {
-            format!("d·cp\u{a0}=\u{a0}{ranks}를 전문가 병렬 크기(ep\u{a0}=\u{a0}{ep})로 나눌 수 없습니다")
+            format!(
+                "d·cp\u{a0}=\u{a0}{} 전문가 병렬 크기(ep\u{a0}=\u{a0}{ep})로 나눌 수 없습니다",
+                josa(&ranks.to_string(), "을", "를")
+            )
         }
         ConfigError::TpNotDividingHeads { tp, heads } => {
-            format!("t\u{a0}=\u{a0}{tp}가 어텐션 헤드 {heads}개를 나누지 못합니다")
+            format!("t\u{a0}=\u{a0}{} 어텐션 헤드 {heads}개를 나누지 못합니다", josa(&tp.to_string(), "이", "가"))
         }
         ConfigError::TooManyGpus => "t·p·d가 10⁹ GPU를 넘습니다".into(),
         ConfigError::HeadsNotDividingHidden { hidden, heads } => {
-            format!("은닉 차원 {hidden}이 어텐션 헤드 수 {heads}의 배수가 아닙니다")
+            format!("은닉 차원 {} 어텐션 헤드 수 {heads}의 배수가 아닙니다", josa(&hidden.to_string(), "이", "가"))
         }
         ConfigError::KvHeadsNotDividingHeads { kv_heads, heads } => {
             format!("KV 헤드 {kv_heads}개가 어텐션 헤드 {heads}개를 나누지 못합니다")
@@ -890,8 +998,8 @@ pub fn config_error(lang: Lang, e: &ConfigError) -> String {
         }
         ConfigError::ActiveAboveParams { active, params } => {
             format!(
-                "토큰당 사용 파라미터 {}가 전체 파라미터 {}보다 많습니다",
-                count(lang, *active),
+                "토큰당 쓰는 파라미터 {} 전체 파라미터 {}보다 많습니다",
+                josa(&count(lang, *active), "이", "가"),
                 count(lang, *params)
             )
         }
@@ -964,6 +1072,50 @@ mod tests {
                     assert_ne!(tr(lang, v.label), "?", "{}", v.label);
                 }
             }
+        }
+    }
+
+    /// A particle follows the sound its word ends on, as a Korean reader says it.
+    #[test]
+    fn particles_follow_the_final_sound() {
+        for (word, topic) in [
+            ("'-5'", "'-5'는"),
+            ("'abc'", "'abc'는"),
+            ("'10'", "'10'은"),
+            ("'12'", "'12'는"),
+            ("'7B'", "'7B'는"),
+            ("'70억'", "'70억'은"),
+            ("'1.4조'", "'1.4조'는"),
+            ("'0'", "'0'은"),
+            ("'2.0'", "'2.0'은"),
+            ("'1e12'", "'1e12'는"),
+            ("ZeRO-3", "ZeRO-3은"),
+            ("ZeRO-2", "ZeRO-2는"),
+            ("GPU", "GPU는"),
+            ("HTML", "HTML은"),
+            ("1000000000000", "1000000000000는"),
+        ] {
+            assert_eq!(josa(word, "은", "는"), topic, "{word}");
+        }
+        assert_eq!(josa("8", "이", "가"), "8이");
+        assert_eq!(josa("4", "이", "가"), "4가");
+        assert_eq!(josa("4096", "이", "가"), "4096이");
+        assert_eq!(josa("4095", "이", "가"), "4095가");
+        assert_eq!(josa("16", "을", "를"), "16을");
+        assert_eq!(josa("서울", "으로", "로"), "서울로");
+        assert_eq!(josa("7", "으로", "로"), "7로");
+        assert_eq!(josa("3", "으로", "로"), "3으로");
+        assert_eq!(josa("(8)", "이", "가"), "(8)이");
+    }
+
+    #[test]
+    fn a_thousand_is_not_a_kibi() {
+        assert_eq!(
+            thousands_not_kibi(Lang::En, 128_000).as_deref(),
+            Some("128k reads as 128,000 tokens; for 131,072, write 128Ki")
+        );
+        for n in [131_072, 2048, 100_000, 1000, 0, 3000] {
+            assert_eq!(thousands_not_kibi(Lang::Ko, n), None, "{n}");
         }
     }
 

@@ -50,7 +50,7 @@ pub static PAGE: &[Section] = &[
             &[K::FragmentationPct],
             &[K::InferenceDtype],
             &[K::Context, K::Batch],
-            &[K::KvDtype],
+            &[K::KvDtype, K::MaxPositions],
         ],
     },
     Section {
@@ -72,44 +72,49 @@ pub static PAGE: &[Section] = &[
 pub static PLANNER_OPTIONS: &[K] = &[K::GlobalBatch, K::MaxGpus, K::IntraNodeGbs, K::InterNodeGbs, K::TpCrossNode];
 
 /// A view's figure: its controls (at most six, the first four also on a slide)
-/// and, for the article's views, its height in CSS pixels (the chart takes
-/// what the rest leaves, so the height holds at any width).
+/// and its height in CSS pixels: the chart takes what the rest leaves, so the
+/// one height holds at every width from 360 to 720 px (the snippet's `height`).
+/// An article view's is its text and controls at 390 px, the wider of both
+/// languages, over 0.58, so that on a phone the chart keeps at least 40 % of
+/// the figure (measured 2026-12-02; tests/e2e/figures.test.mjs holds both at
+/// 360, 390 and 720 px).
 pub struct Figure {
     pub view: View,
     pub controls: &'static [K],
-    /// `None`: the figure is as tall as its content (the project's own views).
-    pub height: Option<f64>,
+    pub height: f64,
 }
 
 pub static FIGURES: &[Figure] = &[
     Figure {
         view: View::Compute,
         controls: &[K::Params, K::Tokens, K::Gpus, K::Tflops, K::UsdPerGpuHour],
-        height: Some(560.0),
+        height: 740.0,
     },
-    Figure { view: View::Chinchilla, controls: &[K::Params, K::Tokens], height: Some(520.0) },
+    Figure { view: View::Chinchilla, controls: &[K::Params, K::Tokens], height: 530.0 },
     Figure {
         view: View::Inference,
         controls: &[K::Params, K::InferenceDtype, K::Gpu, K::Context, K::Batch],
-        // 634 px of content at 375 px: the fixed height holds it at both widths.
-        height: Some(640.0),
+        height: 700.0,
     },
-    Figure { view: View::ModelStates, controls: &[K::Params, K::Precision, K::Optimizer], height: Some(540.0) },
+    Figure { view: View::ModelStates, controls: &[K::Params, K::Precision, K::Optimizer], height: 540.0 },
     Figure {
         view: View::Activations,
         controls: &[K::Recompute, K::SeqLen, K::MicroBatch, K::Tp, K::SequenceParallel, K::Model],
-        height: Some(600.0),
+        height: 680.0,
     },
     Figure {
         view: View::Memory,
         controls: &[K::Model, K::Gpus, K::Zero, K::Recompute, K::SeqLen, K::Gpu],
-        height: Some(600.0),
+        height: 640.0,
     },
-    Figure { view: View::Zero, controls: &[K::Params, K::Dp, K::Zero], height: Some(540.0) },
-    Figure { view: View::ThreeD, controls: &[K::Tp, K::Pp, K::Dp, K::Model], height: Some(580.0) },
-    Figure { view: View::Planner, controls: &[K::Model, K::Gpus, K::Gpu, K::SeqLen], height: None },
-    Figure { view: View::Sweeps, controls: &[K::Model, K::SeqLen, K::Tp, K::Recompute], height: None },
-    Figure { view: View::Fp, controls: &[K::Fp], height: None },
+    Figure { view: View::Zero, controls: &[K::Params, K::Dp, K::Zero], height: 540.0 },
+    Figure { view: View::ThreeD, controls: &[K::Tp, K::Pp, K::Dp, K::Model], height: 700.0 },
+    // The project's views: their content at 360 px, so a phone cuts nothing
+    // (wider, the planner's and the explorer's tables leave room below them;
+    // the sweeps' four charts, one above the other at every width, share it).
+    Figure { view: View::Planner, controls: &[K::Model, K::Gpus, K::Gpu, K::SeqLen], height: 670.0 },
+    Figure { view: View::Sweeps, controls: &[K::Model, K::SeqLen, K::Tp, K::Recompute], height: 1100.0 },
+    Figure { view: View::Fp, controls: &[K::Fp], height: 900.0 },
 ];
 
 /// The figure of a view.
@@ -130,9 +135,8 @@ mod tests {
             let f = figure(v);
             assert_eq!(f.view, v);
             assert!(f.controls.len() <= 6, "{v:?}");
-            assert_eq!(f.height.is_none(), v.is_project(), "{v:?}");
-            // The article's views fit the bounds in a 720 px column and at 375 px.
-            assert!(f.height.is_none_or(|h| h <= 640.0), "{v:?}");
+            // An article's figure is at most one phone screen (844 px less the browser's bars).
+            assert!(v.is_project() || f.height <= 760.0, "{v:?}");
         }
     }
 

@@ -198,15 +198,34 @@ test("random configurations: the page equals tmath --json", async () => {
 });
 
 test("a broken link still renders, names the bad keys, and logs no error", async () => {
-  const q = "params=banana&tp=3&zero=9&bogus=1&tokens=1e400";
+  const q = "params=banana&tp=3&zero=9&bogus=1&tokens=1e400&seq-len=4096";
   const { page, context, problems } = await open(env.browser, `${env.server.base}?${q}`, { origin: env.server.origin });
   const notice = await page.textContent('[data-testid="url-errors"]');
   for (const key of ["params", "zero", "bogus", "tokens"]) assert.ok(notice.includes(key), `names ${key}: ${notice}`);
-  // tp=3 does not divide 32 heads: explained next to the control, last valid numbers kept.
-  assert.ok((await page.textContent('[data-field="tp"]')).includes("3"));
-  assert.ok(await page.isVisible('[data-testid="config-error"]'));
+  // tp=3 does not divide 32 heads: refused and named, with why; the rest of the link stands.
+  assert.match(notice, /\(tp\): '3' was not applied, since tp 3 does not divide the 32 attention heads/);
+  assert.equal(await page.inputValue('select[name="tp"]'), "1");
+  assert.equal(await page.isVisible('[data-testid="config-error"]'), false);
+  assertSameAsCore(await domBytes(page), tmathJson([["seq-len", "4096"]]), q);
   assert.deepEqual(problems, []);
   await context.close();
+});
+
+// Issue 27: a shared link whose t cannot divide its model's heads showed the
+// default 7B on one GPU under Qwen's controls. Its numbers are its own, less t.
+test("an impossible link shows its own numbers, less the refused key, in both languages", async () => {
+  for (const lang of ["en", "ko"]) {
+    const q = `model=qwen2.5-7b&tp=8&gpus=8&lang=${lang}`;
+    const { page, context, problems } = await open(env.browser, `${env.server.base}?${q}`, { origin: env.server.origin });
+    assertSameAsCore(await domBytes(page), tmathJson([["model", "qwen2.5-7b"], ["gpus", "8"]]), q);
+    const notice = await page.textContent('[data-testid="url-errors"]');
+    assert.match(notice, lang === "en" ? /'8' was not applied, since tp 8 does not divide the 28 attention heads/ : /'8'을 적용하지 않았습니다\. t\s=\s8이 어텐션 헤드 28개를 나누지 못합니다/);
+    assert.equal(await page.$('[data-testid="stale"]'), null, "no 'last valid numbers'");
+    const after = await waitForQuery(page, (q) => !q.has("tp"));
+    assert.equal(after.get("gpus"), "8");
+    assert.deepEqual(problems, []);
+    await context.close();
+  }
 });
 
 test("Llama 3 405B on 8×16×128 H100s (screenshot for the README)", async () => {
@@ -376,6 +395,64 @@ test("beside the article's figure, the practical one where they differ by more t
   assert.match(act, /FlashAttention: \d/);
   assert.match(grad, /÷ t·p: \d/);
   assert.equal(await page.$('[data-testid="part-model"] .practice'), null);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+// Issue 27, the engineer: the serving verdict said "19.3 GB ✓ fits" while the
+// weights and their KV cache (153 GB) were over the H200's 151 GB.
+test("serving: the verdict weighs the KV cache once a context is set, and the model's position limit binds", async () => {
+  const q = "model=llama-3-8b&gpu=h200&context=131072&batch=8&lang=en";
+  const { page, context, problems } = await open(env.browser, `${env.server.base}?${q}`, { origin: env.server.origin });
+  const core = tmathJson([["model", "llama-3-8b"], ["gpu", "h200"], ["context", "131072"], ["batch", "8"]]);
+  const line = page.locator('[data-testid="inference-total"]');
+  assert.equal(await line.getAttribute("data-fits"), "false");
+  assert.equal(Number(await line.getAttribute("data-serving-bytes")), core.serving_bytes);
+  assert.equal(core.serving_fits, false);
+  assert.match(await line.textContent(), /weights \+ KV cache 153\u00a0GB · ✗\u00a0does\u00a0not\u00a0fit/);
+  // At batch 1 the memory would hold 1,027,635 tokens; Llama 3.1 reads 131,072.
+  await page.goto(`${env.server.base}?model=llama-3-8b&gpu=h200&lang=en`);
+  const kv = page.locator('[data-testid="kv-cache"]');
+  await kv.waitFor({ state: "attached" });
+  assert.equal(await kv.getAttribute("data-max-context"), "1027635");
+  assert.equal(await kv.getAttribute("data-longest-context"), "131072");
+  assert.match(await kv.textContent(), /131,072\u00a0tokens \(the model's position limit; the memory would hold 1,027,635\u00a0tokens\)/);
+  // Beyond it, the context field says so.
+  await page.fill('input[name="context"]', "200000");
+  await page.press('input[name="context"]', "Enter");
+  await page.waitForFunction(() => document.querySelector('[data-field="context"] .notes').textContent.includes("131,072"));
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test("entries: P as the formulas write it, days grouped, typing computes once it pauses, 128k said for what it is", async () => {
+  const { page, context, problems } = await open(env.browser, `${env.server.base}?model=llama-3-70b&tokens=100T&lang=en`, { origin: env.server.origin });
+  // P = 70,553,706,496: the entry's four digits agree with the formulas' three (70.6B), not 70.5B.
+  assert.equal(await page.inputValue('input[name="params"]'), "70.55B");
+  const days = await page.textContent(".summary");
+  assert.match(days, /Wall-clock days \d{1,3}(,\d{3})+/, `days grouped: ${days}`);
+  // Typing computes without Enter once it pauses, and the entry keeps what is typed while focused.
+  const before = await page.getAttribute('[data-testid="per-gpu-total"]', "data-bytes");
+  await page.click('input[name="seq-len"]', { clickCount: 3 });
+  await page.keyboard.type("16384");
+  await page.waitForFunction((b) => document.querySelector('[data-testid="per-gpu-total"]').dataset.bytes !== b, before, { timeout: 3000 });
+  assert.equal(await page.inputValue('input[name="seq-len"]'), "16384");
+  assert.equal(await page.evaluate(() => document.activeElement.name), "seq-len", "the focus stays");
+  // A half-typed number waits: no error while typing.
+  await page.click('input[name="params"]', { clickCount: 3 });
+  await page.keyboard.type("7e");
+  await page.waitForTimeout(700);
+  assert.equal(await page.$('[data-field="params"] .notes .error'), null);
+  await page.keyboard.type("9");
+  await page.keyboard.press("Tab");
+  await page.waitForFunction(() => document.querySelector('input[name="params"]').value === "7B");
+  // 128k is 128,000; 128Ki is 131,072.
+  await page.fill('input[name="context"]', "128k");
+  await page.press('input[name="context"]', "Enter");
+  await page.waitForFunction(() => document.querySelector('[data-field="context"] .notes').textContent.includes("128k reads as 128,000 tokens; for 131,072, write 128Ki"));
+  await page.fill('input[name="context"]', "128Ki");
+  await page.press('input[name="context"]', "Enter");
+  await waitForQuery(page, (q) => q.get("context") === "131072");
   assert.deepEqual(problems, []);
   await context.close();
 });

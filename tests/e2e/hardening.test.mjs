@@ -17,7 +17,8 @@ const HOSTILE = [
   [`${"x".repeat(5000)}=${"y".repeat(5000)}`, ["x"]],
   ["params=7B&params=oops&params=70B", ["params"]],
   ["%ZZ=%&&&=&==&model=gpt-5", ["model"]],
-  ["gpus=7&tp=2", []],
+  // 7 GPUs cannot hold t = 2: the degree is refused and named, the 7 GPUs stay.
+  ["gpus=7&tp=2", ["tp"]],
   ["lang=klingon&units=furlong&view=nowhere", ["lang", "units", "view"]],
   ["micro-batch=0&grad-accum=0.5&layers=-3", ["micro-batch", "grad-accum", "layers"]],
   ["precision=fp8&optimizer=lion&recompute=sometimes&gpu=tpu", ["precision", "optimizer", "recompute", "gpu"]],

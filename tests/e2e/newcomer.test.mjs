@@ -142,7 +142,7 @@ test("numbers as people type them: a Korean input method, spaces, grouped thousa
     await waitForQuery(page, (q) => q.get("tokens") === "1400000000000");
     // A bad entry: named by its label, out of range not "not a number", marked invalid, the numbers marked stale.
     for (const [typed, message] of [
-      ["-5", lang === "ko" ? /파라미터 수 P: '-5'은\(는\) 범위를 벗어납니다/ : /Parameters P: '-5' is out of range/],
+      ["-5", lang === "ko" ? /파라미터 수 P: '-5'는 범위를 벗어납니다/ : /Parameters P: '-5' is out of range/],
       ["1e400", lang === "ko" ? /너무 큽니다/ : /too large/],
       ["banana", lang === "ko" ? /숫자가 아닙니다/ : /not a number/],
     ]) {

@@ -20,6 +20,34 @@ pub enum ChartSize {
     Fill,
 }
 
+/// A chart's text size.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum FontSize {
+    /// CSS pixels (the full page, a figure).
+    Px(f64),
+    /// CSS pixels at 1280×720, growing with the screen as a slide's text does
+    /// (the stylesheet's `--u`: 1.5× at 1920×1080).
+    Screen(f64),
+}
+
+impl FontSize {
+    /// The size in CSS pixels now.
+    fn px(self) -> f64 {
+        match self {
+            FontSize::Px(px) => px,
+            FontSize::Screen(px) => px * screen_scale(),
+        }
+    }
+}
+
+/// A slide's scale: max(1, min(height/720, width/1280)), as `--u` in styles/app.css.
+fn screen_scale() -> f64 {
+    let Some(w) = web_sys::window() else { return 1.0 };
+    let size = |v: Result<wasm_bindgen::JsValue, _>| v.ok().and_then(|v| v.as_f64()).unwrap_or(0.0);
+    let (width, height) = (size(w.inner_width()), size(w.inner_height()));
+    (height / 720.0).min(width / 1280.0).max(1.0)
+}
+
 /// What a chart draws on, kept between draws: creating the plotters backend
 /// and the text painter each asks the canvas for its 2D context again.
 pub struct Surface {
@@ -29,14 +57,18 @@ pub struct Surface {
     pub width: f64,
     pub height: f64,
     pub dpr: f64,
+    /// One em of the chart's text, in device pixels: every margin is a multiple of it.
+    pub em: f64,
 }
 
 impl Surface {
-    fn new(canvas: web_sys::HtmlCanvasElement, dpr: f64, font_px: f64) -> Option<Surface> {
+    /// Made again whenever the canvas is resized, so a slide's text follows the screen.
+    fn new(canvas: web_sys::HtmlCanvasElement, dpr: f64, font: FontSize) -> Option<Surface> {
         let (width, height) = (canvas.width() as f64, canvas.height() as f64);
+        let font_px = font.px();
         let text = Painter::new(&canvas, dpr, font_px)?;
         let root = CanvasBackend::with_canvas_object(canvas)?.into_drawing_area();
-        Some(Surface { root, text, width, height, dpr })
+        Some(Surface { root, text, width, height, dpr, em: font_px * dpr })
     }
 }
 
@@ -55,14 +87,18 @@ fn fit_canvas(el: &web_sys::HtmlCanvasElement, css_w: f64, css_h: f64) -> (f64, 
 }
 
 /// A canvas that redraws with `draw(surface)` whenever a signal `draw` reads
-/// changes or its container is resized; its text is `font_px` CSS pixels.
-pub fn drawn_canvas(size: ChartSize, font_px: f64, draw: impl Fn(&Surface) + 'static) -> NodeRef<leptos::html::Canvas> {
-    drawn_canvas_dyn(size, font_px, Box::new(draw))
+/// changes or its container is resized; its text is `font`.
+pub fn drawn_canvas(
+    size: ChartSize,
+    font: FontSize,
+    draw: impl Fn(&Surface) + 'static,
+) -> NodeRef<leptos::html::Canvas> {
+    drawn_canvas_dyn(size, font, Box::new(draw))
 }
 
 /// The body of [`drawn_canvas`], compiled once for every kind of chart (a
 /// generic body was one copy of the effect per chart type in the wasm).
-fn drawn_canvas_dyn(size: ChartSize, font_px: f64, draw: Box<dyn Fn(&Surface)>) -> NodeRef<leptos::html::Canvas> {
+fn drawn_canvas_dyn(size: ChartSize, font: FontSize, draw: Box<dyn Fn(&Surface)>) -> NodeRef<leptos::html::Canvas> {
     let canvas = NodeRef::<leptos::html::Canvas>::new();
     let container = container_size(canvas);
     let surface = StoredValue::new_local(None::<Surface>);
@@ -79,7 +115,7 @@ fn drawn_canvas_dyn(size: ChartSize, font_px: f64, draw: Box<dyn Fn(&Surface)>) 
         }
         let (dpr, resized) = fit_canvas(&el, css_w, css_h);
         if resized || surface.with_value(|s| s.is_none()) {
-            surface.set_value(Surface::new(el, dpr, font_px));
+            surface.set_value(Surface::new(el, dpr, font));
         }
         surface.with_value(|s| {
             if let Some(s) = s {

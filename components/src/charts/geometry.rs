@@ -58,10 +58,25 @@ pub fn nice_ceil(x: f64) -> f64 {
 
 /// The top of the axis: above the tallest bar and the capacity line, with room
 /// for a label; a round number of `unit` (bytes per GB or per GiB), so the ticks
-/// read 20 GiB, not 18.6.
+/// read 20 GiB, not 18.6. When a bar fits and another is more than
+/// [`CUT_ABOVE`] times the capacity, the axis stops at [`CUT_AT`] times it, so
+/// the bar that fits is read against the line, not lost as a sliver beside a
+/// bar 50 times taller; the taller bars are cut (see [`is_cut`]).
 pub fn axis_max(bars: &[Bar], capacity: f64, unit: f64) -> f64 {
-    let top = bars.iter().map(Bar::total).fold(capacity, f64::max);
+    let tallest = bars.iter().map(Bar::total).fold(capacity, f64::max);
+    let some_fit = bars.iter().any(|b| b.total() > 0.0 && b.total() <= capacity);
+    let top = if some_fit && tallest > CUT_ABOVE * capacity { CUT_AT * capacity } else { tallest };
     nice_ceil(top * 1.08 / unit) * unit
+}
+
+/// A bar this many times the capacity cuts the axis, when another bar fits.
+pub const CUT_ABOVE: f64 = 4.0;
+/// Where the axis then stops, in capacities.
+pub const CUT_AT: f64 = 2.5;
+
+/// Whether `bar` rises above the axis (drawn to its top, broken, its total written).
+pub fn is_cut(bar: &Bar, max: f64) -> bool {
+    bar.total() > max
 }
 
 /// Tick values 0, step, 2·step, … ≤ max, about `count` of them, the step a round number of `unit`.
@@ -100,7 +115,7 @@ pub fn tick_number(x: f64) -> String {
 
 /// The y pixel of `value` on an axis from 0 to `max`.
 pub fn y_of(value: f64, max: f64, area: Area) -> f64 {
-    area.bottom - (value / max).clamp(0.0, 1.05) * area.height()
+    area.bottom - (value / max).clamp(0.0, 1.0) * area.height()
 }
 
 /// The x range of bar `i` of `n`: equal slots, the bar taking `fill` of its slot.
@@ -118,10 +133,11 @@ pub fn stacked_rects(bars: &[Bar], max: f64, area: Area) -> Vec<Rect> {
         let (x0, x1) = bar_x(b, bars.len(), area, 0.62);
         let mut base = 0.0;
         for (part, &v) in bar.segments.iter().enumerate() {
-            if v <= 0.0 {
+            if v <= 0.0 || base >= max {
                 continue;
             }
-            let (lo, hi) = (y_of(base, max, area), y_of(base + v, max, area));
+            // A cut bar stops at the axis's top.
+            let (lo, hi) = (y_of(base, max, area), y_of((base + v).min(max), max, area));
             out.push(Rect { bar: b, part, x0, y0: hi, x1, y1: lo });
             base += v;
         }
@@ -137,7 +153,9 @@ pub fn line_label_spot(bars: &[Bar], max: f64, area: Area, y: f64, w: f64, h: f6
     let columns: Vec<(f64, f64, f64)> = (0..bars.len())
         .map(|i| {
             let (x0, x1) = bar_x(i, bars.len(), area, 0.62);
-            (x0, x1, y_of(bars[i].total(), max, area) - h - gap)
+            // A cut bar's total is inside it: only the bar itself is in the way.
+            let label = if is_cut(&bars[i], max) { 0.0 } else { h + gap };
+            (x0, x1, y_of(bars[i].total(), max, area) - label)
         })
         .collect();
     let (right, left) = (area.right - w - gap, area.left + gap);
@@ -148,9 +166,79 @@ pub fn line_label_spot(bars: &[Bar], max: f64, area: Area, y: f64, w: f64, h: f6
     })
 }
 
+/// Whether the segment from `p` to `q` crosses the box (x0, x1, y0, y1)
+/// (Liang–Barsky clipping of the segment against the box).
+fn segment_hits(p: (f64, f64), q: (f64, f64), (x0, x1, y0, y1): (f64, f64, f64, f64)) -> bool {
+    let (dx, dy) = (q.0 - p.0, q.1 - p.1);
+    let (mut t0, mut t1) = (0.0_f64, 1.0_f64);
+    for (den, num) in [(-dx, p.0 - x0), (dx, x1 - p.0), (-dy, p.1 - y0), (dy, y1 - p.1)] {
+        if den == 0.0 {
+            if num < 0.0 {
+                return false;
+            }
+        } else {
+            let t = num / den;
+            if den < 0.0 {
+                t0 = t0.max(t);
+            } else {
+                t1 = t1.min(t);
+            }
+            if t0 > t1 {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// The top-left corner for a `w`×`h` label of the horizontal rule at `y` on a
+/// line chart, where no curve passes under it and no box in `taken` (x0, x1,
+/// y0, y1) is: above the rule, then below it, from its left end to its right
+/// in tenths of the plot (`None`: every place covers data).
+pub fn rule_label_spot(
+    area: Area,
+    y: f64,
+    (w, h, gap): (f64, f64, f64),
+    curves: &[Vec<(f64, f64)>],
+    taken: &[(f64, f64, f64, f64)],
+) -> Option<(f64, f64)> {
+    let span = (area.width() - w - 2.0 * gap).max(0.0);
+    let free = |x: f64, top: f64| {
+        let b = (x - gap, x + w + gap, top - gap, top + h + gap);
+        top >= area.top
+            && top + h <= area.bottom
+            && !taken.iter().any(|&(a0, a1, c0, c1)| b.0 < a1 && a0 < b.1 && b.2 < c1 && c0 < b.3)
+            && !curves.iter().any(|c| c.windows(2).any(|s| segment_hits(s[0], s[1], b)))
+    };
+    [y - gap - h, y + gap]
+        .into_iter()
+        .flat_map(|top| (0..=10).map(move |i| (area.left + gap + span * i as f64 / 10.0, top)))
+        .find(|&(x, top)| free(x, top))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The capacity label of a sweep never covers the curve (issue 27: at the
+    /// left end it hid the sequence-length curve from s = 128 to 3,000).
+    #[test]
+    fn a_rule_label_leaves_the_curve_visible() {
+        let area = Area { left: 0.0, top: 0.0, right: 400.0, bottom: 200.0 };
+        // A curve rising through the rule's left end at y = 100.
+        let curve = vec![(0.0, 110.0), (100.0, 95.0), (400.0, 10.0)];
+        let (x, top) = rule_label_spot(area, 100.0, (80.0, 14.0, 3.0), std::slice::from_ref(&curve), &[]).unwrap();
+        let b = (x, x + 80.0, top, top + 14.0);
+        assert!(!curve.windows(2).any(|s| segment_hits(s[0], s[1], b)), "{b:?}");
+        // Nothing in the way: the left end, above the rule.
+        assert_eq!(rule_label_spot(area, 100.0, (80.0, 14.0, 3.0), &[], &[]), Some((3.0, 83.0)));
+        // A curve along the whole rule on both sides: nowhere.
+        let wall = vec![(0.0, 90.0), (400.0, 90.0)];
+        let floor = vec![(0.0, 110.0), (400.0, 110.0)];
+        assert_eq!(rule_label_spot(area, 100.0, (80.0, 14.0, 3.0), &[wall, floor], &[]), None);
+        assert!(segment_hits((0.0, 0.0), (10.0, 10.0), (4.0, 6.0, 4.0, 6.0)));
+        assert!(!segment_hits((0.0, 0.0), (10.0, 0.0), (4.0, 6.0, 4.0, 6.0)));
+    }
 
     #[test]
     fn a_line_label_avoids_the_bars() {
@@ -202,6 +290,25 @@ mod tests {
         let bars = [Bar { label: "t".into(), segments: vec![14.0, 14.0, 84.0, 30.6], current: true, ..Bar::default() }];
         assert_eq!(axis_max(&bars, 85.9, 1.0), 200.0);
         assert_eq!(axis_max(&[], 85.9, 1.0), 100.0);
+    }
+
+    /// GPT-3's 3D figure: 3.4 TB with data parallelism alone beside 65 GB at
+    /// t·p·d, against 85.9 GB: the axis stops at 2.5 capacities (a round 250
+    /// GB), so the bar that fits is read against the line; the tall bar is cut.
+    #[test]
+    fn a_bar_that_fits_is_not_lost_beside_a_tall_one() {
+        let bar = |total: f64| Bar { segments: vec![total], ..Bar::default() };
+        let bars = [bar(3396.0), bar(426.0), bar(512.0), bar(65.3)];
+        let max = axis_max(&bars, 85.9, 1.0);
+        assert_eq!(max, 250.0);
+        assert!(is_cut(&bars[0], max) && is_cut(&bars[1], max) && !is_cut(&bars[3], max));
+        let rects = stacked_rects(&bars, max, AREA);
+        assert_eq!(rects[0].y0, AREA.top, "a cut bar reaches the top, not beyond");
+        assert!(AREA.bottom - rects[3].y0 > 0.25 * AREA.height(), "the bar that fits is a quarter of the plot");
+        // Nothing fits: the axis holds the tallest, nothing is cut.
+        assert_eq!(axis_max(&[bar(3396.0), bar(426.0)], 85.9, 1.0), 5000.0);
+        // Tall but under four capacities: no cut.
+        assert_eq!(axis_max(&[bar(300.0), bar(60.0)], 85.9, 1.0), 500.0);
     }
 
     #[test]

@@ -3,8 +3,8 @@
 //! [`super::geometry`], text through the 2D context: dashed reference lines
 //! with their labels, a marker at the current configuration, labelled points.
 
-use super::canvas::{canvas_view, drawn_canvas, ChartSize, Surface};
-use super::geometry::{log_pos, log_ticks, tick_number, Area};
+use super::canvas::{canvas_view, drawn_canvas, ChartSize, FontSize, Surface};
+use super::geometry::{log_pos, log_ticks, rule_label_spot, tick_number, Area};
 use super::painter::{Align, Baseline};
 use super::theme::{color, css_color, px, theme};
 use crate::i18n::count;
@@ -92,10 +92,9 @@ fn bounds(points: impl Iterator<Item = (f64, f64)>) -> Option<(f64, f64, f64, f6
     })
 }
 
-fn draw(surface: &Surface, s: &LineScene, font: f64) -> Option<()> {
-    let Surface { root, text, width: w, height: h, dpr } = surface;
-    let (w, h, dpr) = (*w, *h, *dpr);
-    let em = font * dpr;
+fn draw(surface: &Surface, s: &LineScene) -> Option<()> {
+    let Surface { root, text, width: w, height: h, dpr, em } = surface;
+    let (w, h, dpr, em) = (*w, *h, *dpr, *em);
     let all = s.series.iter().flat_map(|l| l.points.iter().copied()).chain(s.points.iter().map(|p| (p.x, p.y)));
     let (x0, x1, mut y0, mut y1) = bounds(all)?;
     for r in &s.rules {
@@ -145,12 +144,28 @@ fn draw(surface: &Surface, s: &LineScene, font: f64) -> Option<()> {
         let yr = px(y(r.y)) as f64;
         text.capacity_line(a.left.round(), a.right.round(), yr, th.line_css);
     }
-    // Labels last, each on a patch: no curve strikes one through.
-    let mut taken: Vec<(f64, f64, f64, f64)> = Vec::new();
+    // Labels last, each on a patch: no curve strikes one through, and none
+    // covers a curve or a marked point (see `rule_label_spot`).
+    let curves: Vec<Vec<(f64, f64)>> = s
+        .series
+        .iter()
+        .map(|l| l.points.iter().filter(|(_, v)| *v > 0.0).map(|&(u, v)| (x(u), y(v))).collect())
+        .collect();
+    let mut taken: Vec<(f64, f64, f64, f64)> =
+        s.points.iter().map(|p| (x(p.x) - 0.5 * em, x(p.x) + 0.5 * em, y(p.y) - 0.5 * em, y(p.y) + 0.5 * em)).collect();
     for r in &s.rules {
-        let at = (a.left + 0.4 * em, px(y(r.y)) as f64 - 0.3 * em);
-        text.patched_text(&r.label, at, Align::Left, Baseline::Bottom, false, (th.line_css, th.bg_css), em);
-        taken.push((at.0, at.0 + text.width(&r.label), at.1 - 1.2 * em, at.1));
+        let yr = px(y(r.y)) as f64;
+        let size = (text.width(&r.label), 1.2 * em, 0.3 * em);
+        match rule_label_spot(a, yr, size, &curves, &taken) {
+            Some((lx, top)) => {
+                text.patched_text(&r.label, (lx, top), Align::Left, Baseline::Top, false, (th.line_css, th.bg_css), em);
+                taken.push((lx, lx + size.0, top, top + size.1));
+            }
+            // Every place covers data: the words without their patch, the curve seen through.
+            None => {
+                text.text(&r.label, a.left + size.2, yr - size.2, Align::Left, Baseline::Bottom, false, th.line_css)
+            }
+        }
     }
     // A point's label above it, on the side with more room; below it where a
     // rule's label or the top edge is in the way.
@@ -211,12 +226,12 @@ pub fn LineChart(
     /// How tall the chart is.
     #[prop(default = ChartSize::Fixed(220.0))]
     size: ChartSize,
-    /// Text size in CSS pixels.
-    #[prop(default = 10.5)]
-    font: f64,
+    /// Text size.
+    #[prop(default = FontSize::Px(10.5))]
+    font: FontSize,
 ) -> impl IntoView {
     let canvas = drawn_canvas(size, font, move |surface| {
-        scene.with(|s| draw(surface, s, font));
+        scene.with(|s| draw(surface, s));
     });
     // The legend in HTML: readable text, not colour alone.
     let legend = move || {

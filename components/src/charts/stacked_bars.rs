@@ -1,8 +1,8 @@
 //! Stacked bars against a capacity line, drawn with plotters on a canvas
 //! (see [`super::canvas`]). Geometry comes from [`super::geometry`].
 
-use super::canvas::{canvas_view, drawn_canvas, ChartSize, Surface};
-use super::geometry::{axis_max, bar_x, line_label_spot, stacked_rects, tick_number, ticks, y_of, Area, Bar};
+use super::canvas::{canvas_view, drawn_canvas, ChartSize, FontSize, Surface};
+use super::geometry::{axis_max, bar_x, is_cut, line_label_spot, stacked_rects, tick_number, ticks, y_of, Area, Bar};
 use super::painter::{Align, Baseline};
 use super::theme::{color, css_color, px, theme};
 use leptos::prelude::*;
@@ -15,8 +15,6 @@ struct Scene<'a> {
     capacity: f64,
     capacity_label: &'a str,
     units: ByteUnit,
-    /// Text size in CSS pixels: margins follow it.
-    font: f64,
 }
 
 /// `s` in at most two lines of at most `max` device pixels: broken at the last
@@ -36,10 +34,8 @@ fn wrap(text: &super::painter::Painter, s: &str, max: f64) -> Vec<String> {
 }
 
 fn draw(surface: &Surface, scene: &Scene) -> Option<()> {
-    let Surface { root, text, width: w, height: h, dpr } = surface;
-    let (w, h, dpr) = (*w, *h, *dpr);
-    // One em of the chart's text, in device pixels: every margin is a multiple of it.
-    let em = scene.font * dpr;
+    let Surface { root, text, width: w, height: h, em, .. } = surface;
+    let (w, h, em) = (*w, *h, *em);
     let th = theme();
     root.fill(&th.bg).ok()?;
     let unit = scene.units;
@@ -78,6 +74,15 @@ fn draw(surface: &Surface, scene: &Scene) -> Option<()> {
         // A thin gap between segments keeps them apart.
         root.draw(&PathElement::new(vec![(px(r.x0), px(r.y0)), (px(r.x1), px(r.y0))], th.bg.stroke_width(1))).ok()?;
     }
+    // A cut bar is broken near the top: two strokes of the background across it.
+    for (i, _) in scene.bars.iter().enumerate().filter(|(_, b)| is_cut(b, max)) {
+        let (x0, x1) = bar_x(i, scene.bars.len(), area, 0.62);
+        for k in [0.0, 0.45] {
+            let (y0, y1) = (area.top + (0.9 + k) * em, area.top + (0.3 + k) * em);
+            root.draw(&PathElement::new(vec![(px(x0 - 2.0), px(y0)), (px(x1 + 2.0), px(y1))], th.bg.stroke_width(3)))
+                .ok()?;
+        }
+    }
     root.present().ok()?;
     let y = px(y_of(scene.capacity, max, area)) as f64;
     text.capacity_line(area.left.round(), area.right.round(), y, th.line_css);
@@ -86,7 +91,9 @@ fn draw(surface: &Surface, scene: &Scene) -> Option<()> {
         let value = scene.bars[r.bar].segments[r.part];
         let label = unit.format(Bytes(value));
         let half = text.width(&label) / 2.0 + 0.25 * em;
-        if r.y1 - r.y0 > 1.4 * em && r.x1 - r.x0 > 2.0 * half {
+        // A cut bar writes its total inside, below the break: its top segment's value gives way.
+        let under_total = is_cut(&scene.bars[r.bar], max) && (r.y0 + r.y1) / 2.0 < area.top + 3.6 * em;
+        if r.y1 - r.y0 > 1.4 * em && r.x1 - r.x0 > 2.0 * half && !under_total {
             let (cx, cy) = ((r.x0 + r.x1) / 2.0, (r.y0 + r.y1) / 2.0);
             text.rect(cx - half, cy - 0.7 * em, cx + half, cy + 0.7 * em, &css_color(r.part));
             text.text(&label, cx, cy, Align::Center, Baseline::Middle, false, "#fff");
@@ -98,11 +105,15 @@ fn draw(surface: &Surface, scene: &Scene) -> Option<()> {
     for (i, bar) in scene.bars.iter().enumerate() {
         let (x0, x1) = bar_x(i, scene.bars.len(), area, 0.62);
         let cx = (x0 + x1) / 2.0;
-        let top = y_of(bar.total(), max, area);
         let total = text.fit(&unit.format(Bytes(bar.total())), slot);
         // On a patch of the background: the capacity line never strikes a total through.
-        let at = (cx, top - 0.25 * em);
-        text.patched_text(&total, at, Align::Center, Baseline::Bottom, bar.current, (th.fg_css, th.bg_css), em);
+        // Above the bar; a cut bar's inside it, under the break, so the margin stays the line label's.
+        let (at, baseline) = if is_cut(bar, max) {
+            ((cx, area.top + 1.7 * em), Baseline::Top)
+        } else {
+            ((cx, y_of(bar.total(), max, area) - 0.25 * em), Baseline::Bottom)
+        };
+        text.patched_text(&total, at, Align::Center, baseline, bar.current, (th.fg_css, th.bg_css), em);
         let label = wrap(text, &bar.label, slot).into_iter().map(|l| (l, bar.current));
         let sub = wrap(text, &bar.sub, slot).into_iter().map(|l| (l, false));
         for (n, (line, bold)) in label.chain(sub).enumerate() {
@@ -140,9 +151,9 @@ pub fn StackedBars(
     /// How tall the chart is.
     #[prop(default = ChartSize::Fixed(300.0))]
     size: ChartSize,
-    /// Text size in CSS pixels.
-    #[prop(default = 11.5)]
-    font: f64,
+    /// Text size.
+    #[prop(default = FontSize::Px(11.5))]
+    font: FontSize,
     /// The parts the bars show, by palette index, in the page's language: a legend under the chart.
     #[prop(optional)]
     legend: Option<Signal<Vec<(usize, String)>>>,
@@ -150,7 +161,7 @@ pub fn StackedBars(
     let canvas = drawn_canvas(size, font, move |surface| {
         let bars = bars.get();
         let (capacity, capacity_label, units) = (capacity.get(), capacity_label.get(), units.get());
-        draw(surface, &Scene { bars: &bars, capacity, capacity_label: &capacity_label, units, font });
+        draw(surface, &Scene { bars: &bars, capacity, capacity_label: &capacity_label, units });
     });
     let legend = legend.map(|legend| {
         view! {

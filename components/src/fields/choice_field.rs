@@ -27,7 +27,7 @@ fn options(ctx: Ctx, key: K, kind: Options) -> Vec<(String, String)> {
                 .chain(MODELS.iter().map(|m| (m.name.to_string(), i18n::model_label(ctx.lang.get(), m))))
                 .collect()
         }
-        Options::Gpus => GPUS.iter().map(|g| (g.name.to_string(), g.label.to_string())).collect(),
+        Options::Gpus => GPUS.iter().map(|g| (g.name.to_string(), g.short_label().to_string())).collect(),
         Options::HeadDivisors => numbered(ctx.view.with(|s| divisors(s.architecture().heads, 64, s.tp))),
         // The divisors of L and the uneven pipelines the planner tries (405B: 16 stages of 126 layers).
         Options::LayerDivisors => numbered(ctx.view.with(|s| {

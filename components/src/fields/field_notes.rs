@@ -16,6 +16,7 @@ pub fn FieldNotes(
     let ctx = use_ctx();
     // A memo: the list re-renders only when its text changes, not on every slider step.
     let notes = Memo::new(move |_| {
+        let here = ctx.page.with(crate::ctx::topic);
         let lang = ctx.lang.get();
         let mut out: Vec<(&'static str, String)> = Vec::new();
         ctx.field_errors.with(|errs| {
@@ -29,8 +30,18 @@ pub fn FieldNotes(
             }
         });
         ctx.shown.with(|r| {
-            out.extend(r.warnings.iter().filter(|w| w.key() == key).map(|w| ("warning", i18n::warning(lang, w))))
+            out.extend(
+                r.warnings
+                    .iter()
+                    .filter(|w| w.key() == key && here.is_none_or(|v| w.on_topic(v)))
+                    .map(|w| ("warning", i18n::warning(lang, w))),
+            )
         });
+        // "128k" is 128,000 tokens, not 131,072: say so where a length reads as such.
+        if matches!(key, K::Context | K::SeqLen) {
+            let n = ctx.view.with(|s| tmath::decimal::parse(&key.row().shown_in(s))).unwrap_or(0.0) as u64;
+            out.extend(i18n::thousands_not_kibi(lang, n).map(|t| ("info", t)));
+        }
         // A bare P takes a published shape: say which.
         if key == K::Params {
             if let tmath::settings::ShapeSource::Derived(shape) = ctx.view.with(|s| s.shape_source()) {

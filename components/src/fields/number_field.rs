@@ -6,11 +6,14 @@ use super::hints::counted;
 use super::scale::{round_sig, Scale};
 use crate::bind::text;
 use crate::ctx::use_ctx;
+use crate::debounce::Debounce;
 use crate::i18n;
 use leptos::prelude::*;
 use tmath::keys::K;
 use tmath::page::Lang;
-use tmath::units::format_count;
+
+/// How long typing pauses before the entry computes (the URL waits 150 ms more).
+const TYPING_DEBOUNCE_MS: u32 = 350;
 
 /// How the entry shows a number: counts as the page's language writes them
 /// (7B, 1.4T; 70억, 1.4조), small numbers plainly.
@@ -21,11 +24,12 @@ fn shown(k: K, raw: &str, lang: Lang) -> String {
     }
 }
 
-/// Up to four significant digits with a unit the parser reads back (6.738B, 67.38억).
+/// Up to four significant digits with a unit the parser reads back (6.738B,
+/// 70.55B, 67.38억): enough that the entry and a formula's three digits agree.
 fn compact(x: f64, lang: Lang) -> String {
     let rounded = round_sig(x, 4);
     let s = match lang {
-        Lang::En => format_count(rounded),
+        Lang::En => tmath::units::count_with(rounded, 4),
         Lang::Ko => i18n::count4(rounded),
     };
     if tmath::units::parse_number(&s).is_ok() {
@@ -141,6 +145,21 @@ pub fn NumberField(
     let id = format!("f-{}", key.name());
     let notes_id = format!("n-{}", key.name());
     let slider = scale.map(|scale| slider(key, scale, marks, value));
+    // Typing computes once it pauses, when what is typed reads as a number; a
+    // half-typed entry ("1e") waits for Enter or leaving the field to be judged.
+    // While the entry has the focus the page does not rewrite it (70000000000
+    // would turn into 70B under the cursor): it shows its own form on leaving.
+    let entry = NodeRef::<leptos::html::Input>::new();
+    let typing = StoredValue::new_local(false);
+    let follow = Debounce::new(TYPING_DEBOUNCE_MS, move || {
+        // The field may be gone by then (a slide turned): its node reads as none.
+        if let Some(el) = entry.try_get_untracked().flatten() {
+            let text = el.value();
+            if key.row().parse(&text).is_ok() {
+                ctx.set(key, &text);
+            }
+        }
+    });
     view! {
         <div class="field number" class:invalid=invalid data-field=key.name()>
             <label for=id.clone()>{move || i18n::label(ctx.lang.get(), key)}</label>
@@ -155,8 +174,35 @@ pub fn NumberField(
                     spellcheck="false"
                     aria-invalid=move || invalid.get().to_string()
                     aria-describedby=notes_id.clone()
-                    prop:value=move || shown(key, &value.get(), ctx.lang.get())
-                    on:change=move |ev| ctx.set(key, &event_target_value(&ev))
+                    node_ref=entry
+                    prop:value=move || {
+                        let v = shown(key, &value.get(), ctx.lang.get());
+                        match entry.get_untracked() {
+                            Some(el) if typing.get_value() => el.value(),
+                            _ => v,
+                        }
+                    }
+                    on:input=move |_| {
+                        typing.set_value(true);
+                        follow.poke();
+                    }
+                    on:change=move |ev| {
+                        typing.try_set_value(false);
+                        ctx.set(key, &event_target_value(&ev));
+                    }
+                    on:blur=move |_| {
+                        // Leaving without a change (an entry typed back to its value): show the page's form.
+                        // An entry removed while focused (the slide turned) blurs after its
+                        // signals are gone: `try_` reads, which then do nothing.
+                        if typing.try_update_value(|t| std::mem::replace(t, false)) != Some(true) {
+                            return;
+                        }
+                        if let (Some(el), Some(v), Some(lang)) =
+                            (entry.try_get_untracked().flatten(), value.try_get_untracked(), ctx.lang.try_get_untracked())
+                        {
+                            el.set_value(&shown(key, &v, lang));
+                        }
+                    }
                 />
                 {(!unit.is_empty()).then(|| view! { <span class="unit">{unit}</span> })}
             </div>

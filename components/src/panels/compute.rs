@@ -69,7 +69,7 @@ pub fn ComputeView(
                     points: vec![Point {
                         x: n as f64,
                         y: r.days(),
-                        label: format!("{} {}", format_sig(r.days()), ctx.t("days-unit")),
+                        label: crate::i18n::days(ctx.lang.get(), r.days()),
                     }],
                     x_name: ctx.t("gpus-axis").into(),
                     y_name: String::new(),
@@ -133,7 +133,7 @@ pub fn ComputeView(
                 </div>
                 <div data-testid="days" data-days=text(move || days().to_string())>
                     <dt><Tr key="days" /></dt>
-                    <dd>{text(move || format_sig(days()))}</dd>
+                    <dd>{text(move || crate::i18n::grouped_sig(days()))}</dd>
                     <dd class="detail">
                         {text(move || r.with(|r| format!("N\u{a0}=\u{a0}{}", r.config.layout.gpus())))} <Explain item=Item::Days />
                     </dd>

@@ -14,8 +14,8 @@ use crate::i18n;
 use leptos::prelude::*;
 use tmath::config::InferenceDtype;
 use tmath::memory::{
-    inference_parts, inference_total_bytes, inference_weight_bytes, kv_cache_bytes, max_context_tokens,
-    INFERENCE_OVERHEAD,
+    inference_parts, inference_total_bytes, inference_weight_bytes, kv_cache_bytes, longest_context,
+    max_context_tokens, ContextBound, INFERENCE_OVERHEAD,
 };
 
 /// The bars: fp16 and bf16 hold the same 2 bytes, so they share one.
@@ -75,9 +75,18 @@ pub fn InferenceView(
             let c = &r.config;
             let u = ctx.units();
             let tokens = |n: u64| i18n::tokens(ctx.lang.get(), n);
-            let longest = match max_context_tokens(c) {
-                0 => ctx.t("weights-alone-too-big").to_string(),
-                n => format!("{} {}", ctx.t("longest-context"), tokens(n)),
+            let longest = match longest_context(c) {
+                (0, _) => ctx.t("weights-alone-too-big").to_string(),
+                (n, ContextBound::Memory) => format!("{} {}", ctx.t("longest-context"), tokens(n)),
+                // The model reads no more: say so, and what the memory alone would hold.
+                (n, ContextBound::Positions) => format!(
+                    "{} {} ({}; {} {})",
+                    ctx.t("longest-context"),
+                    tokens(n),
+                    ctx.t("position-limit"),
+                    ctx.t("memory-would-hold"),
+                    tokens(max_context_tokens(c))
+                ),
             };
             format!(
                 "{} 2·L·k·(h/a)·{}·{}\u{a0}{}·{} = {} · {} {} · {longest}",
@@ -119,13 +128,25 @@ pub fn InferenceView(
     });
     let context_label = Signal::derive(move || format!("{}: {}", ctx.t("serving-vs-context"), kv_line()));
     view! {
-        <p class="result-line" data-testid="inference-total" data-bytes=text(move || r.with(|r| r.inference.get()).to_string())>
+        <p
+            class="result-line"
+            data-testid="inference-total"
+            data-bytes=text(move || r.with(|r| r.inference.get()).to_string())
+            data-serving-bytes=text(move || r.with(|r| r.serving_bytes().get()).to_string())
+            data-fits=text(move || r.with(|r| r.serving_fits()).to_string())
+        >
             <strong>{text(formula)}</strong>
             {text(move || r.with(|r| {
-                let fits = r.inference.get() <= r.config.gpu_mem_bytes;
+                let fits = r.serving_fits();
                 // The mark and its words stay on one line.
                 let words = ctx.t(if fits { "fits" } else { "does-not-fit" }).replace(' ', "\u{a0}");
-                format!(" · {}\u{a0}{words}", if fits { "✓" } else { "✗" })
+                // Once a context or a batch is given, the verdict weighs the weights and their KV cache.
+                let what = if r.config.serving_given {
+                    format!(" · {} {}", ctx.t("weights-plus-kv"), ctx.units().format(r.serving_bytes()))
+                } else {
+                    String::new()
+                };
+                format!("{what} · {}\u{a0}{words}", if fits { "✓" } else { "✗" })
             }))}
         </p>
         <StackedBars
@@ -140,7 +161,8 @@ pub fn InferenceView(
             legend=legend_of(ctx, bars)
         />
         <p class="detail" data-testid="kv-cache" data-bytes=text(move || r.with(|r| kv_cache_bytes(&r.config).get()).to_string())
-            data-max-context=text(move || r.with(|r| max_context_tokens(&r.config)).to_string())>
+            data-max-context=text(move || r.with(|r| max_context_tokens(&r.config)).to_string())
+            data-longest-context=text(move || r.with(|r| longest_context(&r.config).0).to_string())>
             {text(kv_line)}
         </p>
         // On the full page: a figure keeps its height, a slide its one chart.

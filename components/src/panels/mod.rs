@@ -16,7 +16,7 @@ pub mod three_d;
 pub mod validation;
 pub mod zero;
 
-use crate::charts::canvas::ChartSize;
+use crate::charts::canvas::{ChartSize, FontSize};
 use leptos::prelude::*;
 use tmath::page::View;
 use tmath::presets::Variant;
@@ -40,12 +40,12 @@ impl Mode {
             Mode::Figure | Mode::Slide => ChartSize::Fill,
         }
     }
-    /// The chart's text size in CSS pixels.
-    pub fn font(self) -> f64 {
+    /// The chart's text size: a slide's grows with the screen, as its other text does.
+    pub fn font(self) -> FontSize {
         match self {
-            Mode::Page => 11.5,
-            Mode::Figure => 12.0,
-            Mode::Slide => 20.0,
+            Mode::Page => FontSize::Px(11.5),
+            Mode::Figure => FontSize::Px(12.0),
+            Mode::Slide => FontSize::Screen(20.0),
         }
     }
 }

@@ -29,7 +29,12 @@ pub fn SweepsView(
 ) -> impl IntoView {
     let ctx = use_ctx();
     let font = mode.font();
-    let size = ChartSize::Fixed(if mode == Mode::Slide { 300.0 } else { 220.0 });
+    // A figure's four charts share its fixed height, one above the other.
+    let size = match mode {
+        Mode::Page => ChartSize::Fixed(220.0),
+        Mode::Figure => ChartSize::Fill,
+        Mode::Slide => ChartSize::Fixed(300.0),
+    };
     let capacity_rule = move |bytes: f64| Rule {
         y: bytes,
         label: format!("{} {}", ctx.t("capacity"), ctx.units().format(tmath::Bytes(bytes))),

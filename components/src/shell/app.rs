@@ -22,20 +22,32 @@ fn drop_skeleton() {
     }
 }
 
-#[component]
-pub fn App() -> impl IntoView {
-    drop_skeleton();
-    let query = current_query();
-    let (mut state, errors) = tmath::link::load(&query);
-    // A slide's link without the state (`?present=1&slide=3`) opens on that slide's own state.
-    let names_state = tmath::link::parse_query(&query)
+/// The state an address gives. A slide's link without the state
+/// (`?present=1&slide=3`) opens on that slide's own state.
+fn state_at(query: &str) -> (tmath::keys::State, Vec<tmath::keys::SettingError>) {
+    let (mut state, errors) = tmath::link::load(query);
+    let names_state = tmath::link::parse_query(query)
         .iter()
         .any(|(k, _)| tmath::keys::key(k).is_some_and(|k| k.target() != Target::Page));
     if state.page.present && !names_state {
         slides::apply_slide(&mut state);
     }
+    (state, errors)
+}
+
+#[component]
+pub fn App() -> impl IntoView {
+    drop_skeleton();
+    let (state, errors) = state_at(&current_query());
     let ctx = Ctx::new(state, browser_lang(), errors);
     provide_context(ctx);
+    // Back and Forward (to and from the slides) bring their entry's state.
+    let back = window_event_listener(leptos::ev::popstate, move |_| {
+        let (state, errors) = state_at(&current_query());
+        ctx.url_errors.set(errors);
+        ctx.load(state);
+    });
+    on_cleanup(move || back.remove());
 
     // The query is built when it is written, not on every step.
     let write_url = Debounce::new(URL_DEBOUNCE_MS, move || replace_query(&tmath::link::query(&ctx.state())));

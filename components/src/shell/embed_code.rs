@@ -1,6 +1,8 @@
 //! The embed dialog: the snippet for the current state and language, a copy
 //! button, and the figure itself beside it, live, at the article column's
-//! 720 px. The snippet's `height` is the height that figure reports.
+//! 720 px. The snippet's `height` is the taller of the heights that figure
+//! reports at 720 px and, in a second frame out of sight, at a phone's 360 px:
+//! a host that strips scripts cuts the figure at neither width.
 
 use super::url::link_to;
 use crate::ctx::use_ctx;
@@ -17,6 +19,8 @@ pub struct EmbedOpen(pub RwSignal<Option<View>>);
 
 /// The article column a figure is measured at.
 const COLUMN_PX: i32 = 720;
+/// The narrowest phone column it must also fit.
+const PHONE_PX: i32 = 360;
 
 /// Text for a double-quoted HTML attribute.
 fn attr(s: &str) -> String {
@@ -38,26 +42,37 @@ pub fn EmbedDialog() -> impl IntoView {
     let open = expect_context::<EmbedOpen>();
     let dialog = NodeRef::<leptos::html::Dialog>::new();
     let preview = NodeRef::<leptos::html::Iframe>::new();
-    // The height the preview reported, with the link it was reported for: a
-    // height from the previous figure never goes with the next one's link.
+    let phone = NodeRef::<leptos::html::Iframe>::new();
+    // The heights the two frames reported, with the link each was reported for:
+    // a height from the previous figure never goes with the next one's link.
     let reported = RwSignal::new(None::<(String, i32)>);
+    let reported_phone = RwSignal::new(None::<(String, i32)>);
     let copied = RwSignal::new(false);
     // The preview reports its height like any embedding would receive it.
     let listener = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
-        let from_preview = preview
-            .get_untracked()
-            .and_then(|f| f.content_window())
-            .zip(ev.source())
-            .is_some_and(|(w, s)| js_sys::Object::is(&w, &s));
+        let from = |frame: NodeRef<leptos::html::Iframe>| {
+            frame
+                .get_untracked()
+                .and_then(|f| f.content_window())
+                .zip(ev.source())
+                .is_some_and(|(w, s)| js_sys::Object::is(&w, &s))
+        };
+        let into = if from(preview) {
+            reported
+        } else if from(phone) {
+            reported_phone
+        } else {
+            return;
+        };
         let data = ev.data();
         let kind = js_sys::Reflect::get(&data, &"type".into()).ok().and_then(|t| t.as_string());
-        if from_preview && kind.as_deref() == Some("tmath:resize") {
+        if kind.as_deref() == Some("tmath:resize") {
             // The figure says which link it is: a late report of the previous one is not this one's.
             let href = js_sys::Reflect::get(&data, &"href".into()).ok().and_then(|h| h.as_string());
             if let (Some(h), Some(href)) =
                 (js_sys::Reflect::get(&data, &"height".into()).ok().and_then(|h| h.as_f64()), href)
             {
-                reported.set(Some((href, h as i32)));
+                into.set(Some((href, h as i32)));
             }
         }
     });
@@ -78,15 +93,18 @@ pub fn EmbedDialog() -> impl IntoView {
         state.page.lang = Some(ctx.lang.get());
         link_to(&state)
     });
-    let height =
-        Memo::new(move |_| src.with(|src| reported.with(|r| r.as_ref().filter(|(s, _)| s == src).map(|(_, h)| *h))));
+    let of = move |r: RwSignal<Option<(String, i32)>>| {
+        src.with(|src| r.with(|r| r.as_ref().filter(|(s, _)| s == src).map(|(_, h)| *h)))
+    };
+    // Both widths reported: the taller.
+    let height = Memo::new(move |_| of(reported).zip(of(reported_phone)).map(|(a, b)| a.max(b)));
     Effect::new(move |_| {
         src.track();
         copied.set(false);
     });
     let frame_title = move || format!("{} · {}", i18n::view_title(ctx.lang.get(), view()), ctx.t("frame-title"));
     let code = move || {
-        let h = height.get().or_else(|| crate::layout::figure(view()).height.map(|h| h as i32));
+        let h = height.get().or(Some(crate::layout::figure(view()).height as i32));
         src.with(|src| h.filter(|_| !src.is_empty()).map(|h| snippet(src, &frame_title(), h))).unwrap_or_default()
     };
     Effect::new(move |_| {
@@ -161,9 +179,19 @@ pub fn EmbedDialog() -> impl IntoView {
                                 // Until it reports, tall enough that no scrollbar narrows the
                                 // figure below 720 px (which would change its height).
                                 style=move || {
-                                    let h = height.get().or_else(|| crate::layout::figure(view()).height.map(|h| h as i32));
+                                    let h = height.get().or(Some(crate::layout::figure(view()).height as i32));
                                     format!("height:{}px", h.unwrap_or(1600))
                                 }
+                            ></iframe>
+                            // The same figure at a phone's width, out of sight: it only reports its height.
+                            <iframe
+                                node_ref=phone
+                                class="embed-phone"
+                                aria-hidden="true"
+                                tabindex="-1"
+                                src=move || src.get()
+                                title=frame_title
+                                width=PHONE_PX
                             ></iframe>
                         </Show>
                     </div>

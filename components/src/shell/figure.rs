@@ -1,9 +1,9 @@
 //! A figure (`embed=1&view=V`): what a reader of one section of the article
 //! needs, in a frame of another page. The view's result and chart, only the
 //! few controls that move it, and a link to the full calculator on the same
-//! state. An article view has a fixed height (its chart takes what the rest
-//! leaves), so the frame's `height` attribute holds at any width; the height
-//! is also posted to the parent, on every change.
+//! state. A figure has a fixed height (its chart takes what the rest leaves),
+//! so the frame's `height` attribute holds at any width from 360 to 720 px;
+//! the height is also posted to the parent, on every change.
 
 use super::notices::Notices;
 use super::url::{link_to, report_height};
@@ -30,10 +30,10 @@ pub fn Figure() -> impl IntoView {
         state.page.view = None;
         link_to(&state)
     };
-    let style = f.height.map(|h| format!("--figure-height:{h}px"));
+    let style = format!("--figure-height:{}px", f.height);
     let controls = f.controls.iter().map(|&k| view! { <Field key=k /> }).collect_view();
     view! {
-        <div class="figure" class:fixed=f.height.is_some() data-view=view.as_str() style=style>
+        <div class="figure" data-view=view.as_str() style=style>
             <header class="figure-head">
                 <h1 class="figure-title">{move || i18n::view_title(ctx.lang.get(), view)}</h1>
                 <a class="open-full" data-testid="open-full" href=full target="_blank" rel="noopener">

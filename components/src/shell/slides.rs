@@ -1,7 +1,9 @@
 //! The slides (`present=1`): one view per slide, filling the screen, readable
 //! from the back row. ← → (and PageUp/PageDown, which clickers send) walk the
-//! deck in the page, the address following; F goes full screen; Esc leaves.
+//! deck in the page, the address following; F goes full screen; Esc leaves,
+//! as a new history entry (Back returns to the slide).
 
+use super::url::navigate;
 use crate::ctx::{use_ctx, Ctx};
 use crate::fields::Field;
 use crate::i18n;
@@ -58,6 +60,11 @@ fn current(page: &PageOptions) -> Option<(usize, Entry)> {
     Some((i, d[i]))
 }
 
+/// The view the current slide shows.
+pub fn view_of(page: &PageOptions) -> View {
+    current(page).map_or(View::Memory, |(_, e)| e.view())
+}
+
 /// Puts the current slide's state in place: a preset's own keys on the defaults.
 pub fn apply_slide(state: &mut State) {
     if let Some((_, Entry::Preset(p))) = current(&state.page) {
@@ -66,10 +73,15 @@ pub fn apply_slide(state: &mut State) {
     }
 }
 
-/// The current slide's title, tracked.
+/// The current slide's title, tracked: a preset's own (two slides of one view
+/// tell different stories), else the view's.
 pub fn title(ctx: Ctx) -> String {
-    let view = ctx.page.with(|p| current(p).map_or(View::Memory, |(_, e)| e.view()));
-    i18n::view_title(ctx.lang.get(), view).to_string()
+    let lang = ctx.lang.get();
+    ctx.page.with(|p| match current(p) {
+        Some((_, Entry::Preset(preset))) => i18n::tr(lang, &format!("preset-{}", preset.name)).to_string(),
+        Some((_, Entry::View(v))) => i18n::view_title(lang, v).to_string(),
+        None => i18n::view_title(lang, View::Memory).to_string(),
+    })
 }
 
 /// Moves `step` slides (wrapping), in the page: the state, the view and the address follow.
@@ -87,23 +99,47 @@ fn go(ctx: Ctx, step: i64) {
     ctx.page.update(|p| p.slide = i);
 }
 
+/// Leaves the deck for the full page on the slide's state, as a new history
+/// entry: Back returns to the slide.
+pub fn leave(ctx: Ctx) {
+    let mut state = ctx.state();
+    state.page.present = false;
+    state.page.slide = 1;
+    navigate(ctx, state);
+}
+
+/// Whether a key press edits text: in a text entry ← → move the caret; on a
+/// slider or a menu they belong to the deck (a slider moves by drag and ↑ ↓).
+fn editing_text(ev: &web_sys::KeyboardEvent) -> bool {
+    let Some(el) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok()) else { return false };
+    match el.tag_name().as_str() {
+        "TEXTAREA" => true,
+        "INPUT" => !matches!(
+            el.get_attribute("type").unwrap_or_default().as_str(),
+            "range" | "checkbox" | "radio" | "button" | "submit" | "reset" | "color"
+        ),
+        _ => el.is_content_editable(),
+    }
+}
+
+/// The deck's keys. PageUp, PageDown (what clickers send), Esc and F are the
+/// deck's wherever the focus is; ← → too, unless a text entry is being edited.
 fn on_key(ev: &web_sys::KeyboardEvent, ctx: Ctx) {
-    let typing = ev
-        .target()
-        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-        .is_some_and(|e| matches!(e.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA"));
-    if typing || ev.ctrl_key() || ev.meta_key() || ev.alt_key() {
+    if ev.ctrl_key() || ev.meta_key() || ev.alt_key() {
         return;
     }
+    let arrows = !editing_text(ev);
     match ev.key().as_str() {
-        "ArrowRight" | "PageDown" => go(ctx, 1),
-        "ArrowLeft" | "PageUp" => go(ctx, -1),
+        "PageDown" => go(ctx, 1),
+        "PageUp" => go(ctx, -1),
+        "ArrowRight" if arrows => go(ctx, 1),
+        "ArrowLeft" if arrows => go(ctx, -1),
         "f" | "F" => {
             if let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) {
                 let _ = el.request_fullscreen();
             }
         }
-        "Escape" => ctx.page.update(|p| p.present = false),
+        "Escape" => leave(ctx),
         _ => return,
     }
     ev.prevent_default();
@@ -124,10 +160,11 @@ pub fn Slides() -> impl IntoView {
             None => (View::Memory, &[][..]),
         })
     });
+    // Under a preset's title, the article's section it illustrates; under a view's, the model.
     let subtitle = move || {
         let lang = ctx.lang.get();
         slide.with(|s| match s {
-            Some((_, _, _, Entry::Preset(p))) => i18n::tr(lang, &format!("preset-{}", p.name)).to_string(),
+            Some((_, _, v, Entry::Preset(_))) => i18n::view_title(lang, *v).to_string(),
             _ => ctx.shown.with(|r| {
                 r.config.model.map_or_else(|| i18n::count(lang, r.config.params.get()), |m| i18n::model_label(lang, m))
             }),
@@ -157,7 +194,7 @@ pub fn Slides() -> impl IntoView {
                     <button type="button" aria-label=move || ctx.t("prev-slide") on:click=move |_| go(ctx, -1)>"←"</button>
                     <span class="slide-counter" data-testid="slide-counter">{counter}</span>
                     <button type="button" aria-label=move || ctx.t("next-slide") on:click=move |_| go(ctx, 1)>"→"</button>
-                    <button type="button" class="leave" on:click=move |_| ctx.page.update(|p| p.present = false)>
+                    <button type="button" class="leave" on:click=move |_| leave(ctx)>
                         <Tr key="leave-slides" />
                     </button>
                 </nav>

@@ -10,7 +10,6 @@ use crate::panels::compute::{cost_text, flops_text};
 use crate::panels::memory::verdict;
 use crate::tr::Tr;
 use leptos::prelude::*;
-use tmath::units::format_sig;
 
 #[component]
 pub fn SummaryBar() -> impl IntoView {
@@ -56,7 +55,7 @@ pub fn SummaryBar() -> impl IntoView {
             <span>
                 <span class="k"><Tr key="days" /></span>
                 " "
-                <b>{text(move || format_sig(r.with(|r| r.days())))}</b>
+                <b>{text(move || crate::i18n::grouped_sig(r.with(|r| r.days())))}</b>
             </span>
             <span>
                 <span class="k"><Tr key="cost" /></span>

@@ -26,8 +26,7 @@ pub fn TeachingBar() -> impl IntoView {
         state.page.present = true;
         state.page.slide = 1;
         super::slides::apply_slide(&mut state);
-        ctx.settings.set(state.settings);
-        ctx.page.set(state.page);
+        super::url::navigate(ctx, state);
     };
     view! {
         <div class="teaching">

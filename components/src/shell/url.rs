@@ -31,6 +31,26 @@ pub fn replace_query(query: &str) {
     }
 }
 
+/// Puts `state` in place as a new history entry: the address now (the entry
+/// left keeps its own, written first), then the page. Entering and leaving the
+/// slides go through here, so Back returns to where the person was.
+pub fn navigate(ctx: crate::ctx::Ctx, state: State) {
+    replace_query(&tmath::link::query(&ctx.state()));
+    if let Some(w) = web_sys::window() {
+        let loc = w.location();
+        let url = format!(
+            "{}{}{}",
+            loc.pathname().unwrap_or_default(),
+            tmath::link::query(&state),
+            loc.hash().unwrap_or_default()
+        );
+        if let Ok(history) = w.history() {
+            let _ = history.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
+        }
+    }
+    ctx.load(state);
+}
+
 /// This page's address without its query: where a link to another state of it points.
 pub fn page_url() -> String {
     web_sys::window()
