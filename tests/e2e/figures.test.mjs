@@ -269,3 +269,48 @@ for (const width of [720, 360]) {
     await context.close();
   });
 }
+
+// Issue 27: the activations slide showed the 6PD warning of the compute
+// section under its sequence-length control; at 720 px the GPU and precision
+// menus cut their text ("NVIDIA A100 SXM (80 GB").
+test("a figure keeps to its section's warnings, and no menu cuts its choice at 720 px", async () => {
+  // s = 32768: 6PD leaves out more than 10 % (a compute warning), keyed to the sequence length.
+  const q = "model=llama-2-7b&seq-len=32768&lang=en";
+  const notes = async (page) => page.textContent('[data-field="seq-len"] .notes');
+  const context = await env.browser.newContext({ viewport: { width: 720, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(`${env.server.base}?${q}`);
+  await page.waitForSelector('[data-field="seq-len"]');
+  assert.match(await notes(page), /6PD leaves out attention/, "the full page shows every warning");
+  for (const [view, shown] of [["activations", false], ["memory", false], ["sweeps", false]]) {
+    await page.goto(`${env.server.base}?embed=1&view=${view}&${q}`);
+    await page.waitForSelector('[data-field="seq-len"]');
+    assert.equal(/6PD/.test(await notes(page)), shown, `${view}: ${await notes(page)}`);
+  }
+  await page.goto(`${env.server.base}?present=1&deck=activations-7b&seq-len=32768&lang=en`);
+  await page.waitForSelector('.deck [data-field="seq-len"]');
+  assert.doesNotMatch(await notes(page), /6PD/, "the activations slide");
+  for (const lang of ["ko", "en"]) {
+    for (const view of ["memory", "model-states", "inference"]) {
+      for (const extra of ["", "&gpu=mi300x", "&gpu=rtx-4090", "&precision=mixed"]) {
+        await page.goto(`${env.server.base}?embed=1&view=${view}&lang=${lang}${extra}`);
+        await page.waitForSelector(".figure-controls select");
+        const cut = await page.$$eval(".figure-controls select", (sels) =>
+          sels
+            .filter((s) => {
+              const c = document.createElement("canvas").getContext("2d");
+              const st = getComputedStyle(s);
+              c.font = `${st.fontSize} ${st.fontFamily}`;
+              const text = s.options[s.selectedIndex].text;
+              // The box less its padding, border and the arrow (about 20 px).
+              const room = s.clientWidth - parseFloat(st.paddingLeft) - parseFloat(st.paddingRight) - 20;
+              return c.measureText(text).width > room;
+            })
+            .map((s) => s.options[s.selectedIndex].text),
+        );
+        assert.deepEqual(cut, [], `${view}${extra} (${lang}) at 720 px`);
+      }
+    }
+  }
+  await context.close();
+});
