@@ -2,6 +2,7 @@
 //! `s·b·h·L·(10 + 24/t + 5as/(ht)) = 2048·4·6144·48·(10 + 3 + 13.3) = 59.3 GiB`.
 
 use crate::config::{Attention, Config, Convention, Precision, Recompute};
+use crate::memory::Part;
 use crate::memory::{
     config_activation_factor, gradient_bytes, inference_weight_bytes, megatron_ends, micro_batches_held, model_bytes,
     optimizer_bytes,
@@ -27,12 +28,8 @@ pub fn note_english(key: &str) -> &'static str {
 /// A number the page shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Item {
-    Model,
-    Gradients,
-    Optimizer,
-    Activations,
-    LiveParams,
-    Reserve,
+    /// One part of a GPU's memory (a bar segment and a table row).
+    Part(Part),
     Inference,
     Flops,
     GpuHours,
@@ -44,12 +41,12 @@ pub enum Item {
 impl Item {
     /// Every item, in the page's order.
     pub const ALL: &'static [Item] = &[
-        Item::Model,
-        Item::Gradients,
-        Item::Optimizer,
-        Item::Activations,
-        Item::LiveParams,
-        Item::Reserve,
+        Item::Part(Part::Model),
+        Item::Part(Part::Gradients),
+        Item::Part(Part::Optimizer),
+        Item::Part(Part::Activations),
+        Item::Part(Part::LiveParams),
+        Item::Part(Part::Reserve),
         Item::Inference,
         Item::Flops,
         Item::GpuHours,
@@ -61,12 +58,7 @@ impl Item {
     /// A stable name (the page marks each formula with it).
     pub fn as_str(self) -> &'static str {
         match self {
-            Item::Model => "model",
-            Item::Gradients => "gradients",
-            Item::Optimizer => "optimizer",
-            Item::Activations => "activations",
-            Item::LiveParams => "live-params",
-            Item::Reserve => "reserve",
+            Item::Part(part) => part.key(),
             Item::Inference => "inference",
             Item::Flops => "flops",
             Item::GpuHours => "gpu-hours",
@@ -180,13 +172,13 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
         }
     };
     match item {
-        Item::Model => Explanation {
+        Item::Part(Part::Model) => Explanation {
             formula: format!("{{bytes}} · P ÷ (t·p{})", if z.shards_params() { "·d" } else { "" }),
             substituted: format!(
                 "{} · {p_txt}{} = {}",
                 model_bytes(c.precision).0,
                 div(r.divisors.model),
-                bytes(m.model)
+                bytes(m[Part::Model])
             ),
             sources: &[
                 Cite::Article(Section::ModelParameters),
@@ -195,7 +187,7 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
             ],
             note: None,
         },
-        Item::Gradients => Explanation {
+        Item::Part(Part::Gradients) => Explanation {
             formula: format!(
                 "{{bytes}} · P ÷ ({}{})",
                 if megatron { "t·p" } else { "p" },
@@ -205,12 +197,12 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
                 "{} · {p_txt}{} = {}",
                 gradient_bytes(c.grad_dtype).0,
                 div(r.divisors.gradients),
-                bytes(m.gradients)
+                bytes(m[Part::Gradients])
             ),
             sources: &[Cite::Article(Section::Gradients), Cite::Article(Section::ThreeD)],
             note: (!megatron && t > 1).then_some("note-article-gradients"),
         },
-        Item::Optimizer => {
+        Item::Part(Part::Optimizer) => {
             let total = optimizer_bytes(c.optimizer, c.precision).0;
             let master = if c.precision == Precision::Mixed { 4.0 } else { 0.0 };
             Explanation {
@@ -223,14 +215,14 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
                     n(total - master),
                     n(master),
                     div(r.divisors.optimizer),
-                    bytes(m.optimizer),
+                    bytes(m[Part::Optimizer]),
                     if r.cpu_per_node.get() > 0.0 { " ({cpu})" } else { "" }
                 ),
                 sources: &[Cite::Article(Section::OptimizerStates), Cite::Paper("ZeRO-Offload (Ren et al. 2021)")],
                 note: (c.precision == Precision::Mixed).then_some("note-master-copy"),
             }
         }
-        Item::Activations => {
+        Item::Part(Part::Activations) => {
             let sp = c.splits_sequence();
             let (a, s, h) = (c.arch.heads as f64, c.seq_len as f64, c.arch.hidden as f64);
             let tf = t as f64;
@@ -308,7 +300,7 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
                         "{sbh}·({terms}·{checkpoints} + {}·{}){divide}{ends_value}{cp_text} = {}",
                         every - 1,
                         n(segment),
-                        bytes(m.activations)
+                        bytes(m[Part::Activations])
                     ),
                 )
             } else if p > 1 {
@@ -317,10 +309,16 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
                     if c.schedule == crate::config::Schedule::Gpipe { "⌈L/p⌉·m" } else { "⌈L/p⌉·min(m, p)" };
                 (
                     formula.replacen("·L", &format!("·{held}"), 1),
-                    format!("{sbh}·{stage}·{micro}·{terms}{divide}{ends_value}{cp_text} = {}", bytes(m.activations)),
+                    format!(
+                        "{sbh}·{stage}·{micro}·{terms}{divide}{ends_value}{cp_text} = {}",
+                        bytes(m[Part::Activations])
+                    ),
                 )
             } else {
-                (formula, format!("{sbh}·{}·{terms}{divide}{ends_value}{cp_text} = {}", stage, bytes(m.activations)))
+                (
+                    formula,
+                    format!("{sbh}·{}·{terms}{divide}{ends_value}{cp_text} = {}", stage, bytes(m[Part::Activations])),
+                )
             };
             Explanation {
                 formula: format!(
@@ -336,20 +334,20 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
                 note: (p > 1).then_some("note-pipeline-activations"),
             }
         }
-        Item::LiveParams => Explanation {
+        Item::Part(Part::LiveParams) => Explanation {
             formula: "min({max-live}, P ÷ (t·p)) · {bytes}".into(),
             substituted: format!(
                 "min({}, {}) · {} = {}",
                 format_count(c.max_live_params.get()),
                 format_count(c.params.get() / (t * p) as f64),
                 model_bytes(c.precision).0,
-                bytes(m.zero3_live_params)
+                bytes(m[Part::LiveParams])
             ),
             sources: &[Cite::Article(Section::ShardedOptimizers), Cite::Paper("DeepSpeed stage3_max_live_parameters")],
             note: (!z.shards_params()).then_some("note-live-zero3-only"),
         },
-        Item::Reserve => {
-            let formulas = m.total() - m.reserve;
+        Item::Part(Part::Reserve) => {
+            let formulas = m.total() - m[Part::Reserve];
             Explanation {
                 formula: "{fragmentation} · Σ + {reserve}".into(),
                 substituted: format!(
@@ -357,7 +355,7 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
                     n(c.fragmentation),
                     bytes(formulas),
                     n(c.reserve_bytes / 1e9),
-                    bytes(m.reserve)
+                    bytes(m[Part::Reserve])
                 ),
                 sources: &[Cite::Paper("PyTorch CUDA caching allocator; Megatron-LM, NCCL buffers")],
                 note: Some("note-reserve"),
@@ -463,7 +461,7 @@ mod tests {
     #[test]
     fn activation_example() {
         let r = report(&[("model", "megatron-22b"), ("tp", "8"), ("micro-batch", "4")]);
-        let e = explain(&r, Item::Activations, ByteUnit::Gib);
+        let e = explain(&r, Item::Part(Part::Activations), ByteUnit::Gib);
         assert_eq!(e.formula, "s·b·h·L·(10 + 24/t + 5as/(ht))");
         assert_eq!(e.substituted, "2048·4·6144·48·(10 + 3 + 13.3) = 59.2\u{a0}GiB");
     }
@@ -473,12 +471,12 @@ mod tests {
     #[test]
     fn activation_explanations_name_every_term() {
         let r = report(&[("params", "7B"), ("recompute", "full"), ("recompute-every", "4")]);
-        let e = explain(&r, Item::Activations, ByteUnit::Gb);
+        let e = explain(&r, Item::Part(Part::Activations), ByteUnit::Gb);
         assert_eq!(e.formula, "2·s·b·h·(⌈L/k⌉ + (k − 1)·F)");
         assert_eq!(e.substituted, "2048·1·4096·(2·8 + 3·114) = 3.00\u{a0}GB");
         let r =
             report(&[("model", "llama-3-405b"), ("tp", "8"), ("pp", "16"), ("convention", "megatron"), ("cp", "2")]);
-        let e = explain(&r, Item::Activations, ByteUnit::Gb);
+        let e = explain(&r, Item::Part(Part::Activations), ByteUnit::Gb);
         assert!(e.formula.ends_with("+ s·b·(8 + h)·min(m, p) ÷ cp"), "{}", e.formula);
         assert!(e.substituted.contains(" + ") && e.substituted.contains(" ÷ 2 = "), "{}", e.substituted);
     }
@@ -486,10 +484,10 @@ mod tests {
     #[test]
     fn optimizer_points_out_the_master_copy() {
         let r = report(&[("params", "70B"), ("gpus", "8"), ("zero", "3")]);
-        let e = explain(&r, Item::Optimizer, ByteUnit::Gb);
+        let e = explain(&r, Item::Part(Part::Optimizer), ByteUnit::Gb);
         assert_eq!(e.substituted, "(8 + 4) · 70B ÷ 8 = 105\u{a0}GB");
         assert_eq!(e.note, Some("note-master-copy"));
-        let e = explain(&r, Item::Model, ByteUnit::Gb);
+        let e = explain(&r, Item::Part(Part::Model), ByteUnit::Gb);
         assert_eq!(e.substituted, "2 · 70B ÷ 8 = 17.5\u{a0}GB");
     }
 

@@ -306,7 +306,9 @@ pub fn divisors(c: &Config) -> Divisors {
     }
 }
 
-/// One part of a GPU's memory: a bar segment, a table row, a JSON field.
+/// One part of a GPU's memory: a bar segment, a table row, a JSON field. A
+/// new part is a row here and its labels: the breakdown, the JSON, the table,
+/// the legend, the bars and the command line's receipt iterate [`Part::ALL`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Part {
     Model,
@@ -319,8 +321,10 @@ pub enum Part {
 }
 
 impl Part {
+    /// How many parts there are.
+    pub const COUNT: usize = 6;
     /// Stacking order, bottom first.
-    pub const ALL: [Part; 6] =
+    pub const ALL: [Part; Part::COUNT] =
         [Part::Model, Part::Gradients, Part::Optimizer, Part::Activations, Part::LiveParams, Part::Reserve];
 
     /// The field's name in the JSON's `per_gpu_bytes`.
@@ -334,43 +338,84 @@ impl Part {
             Part::Reserve => "reserve",
         }
     }
+
+    /// Its name on the page: the text key of its label and the browser
+    /// contract's `data-testid` ("part-model", …, "part-zero3-live-params").
+    pub fn key(self) -> &'static str {
+        match self {
+            Part::Model => "part-model",
+            Part::Gradients => "part-gradients",
+            Part::Optimizer => "part-optimizer",
+            Part::Activations => "part-activations",
+            Part::LiveParams => "part-zero3-live-params",
+            Part::Reserve => "part-reserve",
+        }
+    }
+
+    /// Its name in English (the command line's receipt; the page's labels are its own).
+    pub fn english(self) -> &'static str {
+        match self {
+            Part::Model => "weights",
+            Part::Gradients => "gradients",
+            Part::Optimizer => "optimizer states",
+            Part::Activations => "activations",
+            Part::LiveParams => "ZeRO-3 live params",
+            Part::Reserve => "reserve, fragmentation",
+        }
+    }
+
+    /// Whether the part is a model state (the ZeRO paper's weights, gradients and optimizer states).
+    pub fn is_model_state(self) -> bool {
+        matches!(self, Part::Model | Part::Gradients | Part::Optimizer)
+    }
 }
 
-/// The bars of one GPU's memory. Parts map one-to-one to the chart's segments;
-/// the total is derived, never stored.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
-pub struct MemoryBreakdown {
-    pub model: Bytes,
-    pub gradients: Bytes,
-    pub optimizer: Bytes,
-    pub activations: Bytes,
-    pub zero3_live_params: Bytes,
-    /// reserve + fragmentation × the parts above (0 under the article's defaults).
-    pub reserve: Bytes,
+/// The bars of one GPU's memory, one amount per [`Part`]: parts map one-to-one
+/// to the chart's segments; the total is derived, never stored.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct MemoryBreakdown([Bytes; Part::COUNT]);
+
+impl std::ops::Index<Part> for MemoryBreakdown {
+    type Output = Bytes;
+    fn index(&self, part: Part) -> &Bytes {
+        &self.0[part as usize]
+    }
+}
+
+impl std::ops::IndexMut<Part> for MemoryBreakdown {
+    fn index_mut(&mut self, part: Part) -> &mut Bytes {
+        &mut self.0[part as usize]
+    }
 }
 
 impl MemoryBreakdown {
     pub fn total(&self) -> Bytes {
-        self.parts().iter().map(|(_, b)| *b).sum()
+        self.0.iter().copied().sum()
     }
     /// Weights, gradients and optimizer states (the ZeRO paper's "model states").
     pub fn model_states(&self) -> Bytes {
-        self.model + self.gradients + self.optimizer
+        Part::ALL.iter().filter(|p| p.is_model_state()).map(|&p| self[p]).sum()
     }
     /// One part.
     pub fn get(&self, part: Part) -> Bytes {
-        match part {
-            Part::Model => self.model,
-            Part::Gradients => self.gradients,
-            Part::Optimizer => self.optimizer,
-            Part::Activations => self.activations,
-            Part::LiveParams => self.zero3_live_params,
-            Part::Reserve => self.reserve,
-        }
+        self[part]
     }
     /// Segments in stacking order, with their parts.
-    pub fn parts(&self) -> [(Part, Bytes); 6] {
-        Part::ALL.map(|p| (p, self.get(p)))
+    pub fn parts(&self) -> [(Part, Bytes); Part::COUNT] {
+        Part::ALL.map(|p| (p, self[p]))
+    }
+}
+
+/// The JSON's `per_gpu_bytes`: every part by its name, then the total.
+impl Serialize for MemoryBreakdown {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = s.serialize_map(Some(Part::COUNT + 1))?;
+        for (part, bytes) in self.parts() {
+            map.serialize_entry(part.json_name(), &bytes.get())?;
+        }
+        map.serialize_entry("total", &self.total().get())?;
+        map.end()
     }
 }
 
@@ -397,15 +442,13 @@ fn optimizer_on_gpu(c: &Config, d: &Divisors) -> Bytes {
 pub fn training_memory(c: &Config) -> MemoryBreakdown {
     let d = divisors(c);
     let optimizer = if c.offload.is_on() { Bytes(0.0) } else { optimizer_on_gpu(c, &d) };
-    let mut m = MemoryBreakdown {
-        model: (c.params * model_bytes(c.precision) / d.model).whole(),
-        gradients: (c.params * gradient_bytes(c.grad_dtype) / d.gradients).whole(),
-        optimizer: optimizer.whole(),
-        activations: activations(c).whole(),
-        zero3_live_params: zero3_live_params(c).whole(),
-        reserve: Bytes(0.0),
-    };
-    m.reserve = Bytes(m.total().get() * c.fragmentation + c.reserve_bytes).whole();
+    let mut m = MemoryBreakdown::default();
+    m[Part::Model] = (c.params * model_bytes(c.precision) / d.model).whole();
+    m[Part::Gradients] = (c.params * gradient_bytes(c.grad_dtype) / d.gradients).whole();
+    m[Part::Optimizer] = optimizer.whole();
+    m[Part::Activations] = activations(c).whole();
+    m[Part::LiveParams] = zero3_live_params(c).whole();
+    m[Part::Reserve] = Bytes(m.total().get() * c.fragmentation + c.reserve_bytes).whole();
     m
 }
 

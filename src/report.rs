@@ -3,6 +3,7 @@
 use crate::compute::{self, ComputeBreakdown, MIN_RECOMMENDED_TOKENS};
 use crate::config::*;
 use crate::keys::K;
+use crate::memory::Part;
 use crate::memory::{self, MemoryBreakdown};
 use crate::page::View;
 use crate::parallel;
@@ -393,18 +394,18 @@ pub fn warnings(c: &Config, m: &MemoryBreakdown, cpu: Bytes) -> Vec<Warning> {
     if c.offload.is_on() && !c.zero.shards_optimizer() {
         w.push(Warning::OffloadWithoutZero);
     }
-    if c.zero.shards_params() && m.zero3_live_params > m.model {
+    if c.zero.shards_params() && m[Part::LiveParams] > m[Part::Model] {
         w.push(Warning::LiveParamsLarge);
     }
     if c.attention == Attention::Standard && c.recompute == Recompute::None {
         let flash = memory::activations(&Config { attention: Attention::Flash, ..c.clone() }).get();
-        if m.activations.get() > 1.1 * flash {
+        if m[Part::Activations].get() > 1.1 * flash {
             w.push(Warning::ScoresStored { with_flash: flash });
         }
     }
     if c.convention == Convention::Article && !c.tsp && tp > 1 {
-        let sharded = m.gradients.get() / tp as f64;
-        let total = m.total().get() - m.gradients.get() + sharded;
+        let sharded = m[Part::Gradients].get() / tp as f64;
+        let total = m.total().get() - m[Part::Gradients].get() + sharded;
         if m.total().get() > 1.1 * total {
             w.push(Warning::TpGradients { gradients: sharded, total });
         }
@@ -450,16 +451,6 @@ fn p(x: Params) -> f64 {
 /// The SPEC's JSON object (all keys always present), then details it allows.
 impl Serialize for Report {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        #[derive(Serialize)]
-        struct PerGpu {
-            model: f64,
-            gradients: f64,
-            optimizer: f64,
-            activations: f64,
-            zero3_live_params: f64,
-            reserve: f64,
-            total: f64,
-        }
         let c = &self.config;
         let m = &self.per_gpu;
         let mut o = s.serialize_struct("Report", 100)?;
@@ -472,18 +463,7 @@ impl Serialize for Report {
         o.serialize_field("dp", &c.layout.dp)?;
         o.serialize_field("cp", &c.layout.cp)?;
         o.serialize_field("ep", &c.ep)?;
-        o.serialize_field(
-            "per_gpu_bytes",
-            &PerGpu {
-                model: m.model.get(),
-                gradients: m.gradients.get(),
-                optimizer: m.optimizer.get(),
-                activations: m.activations.get(),
-                zero3_live_params: m.zero3_live_params.get(),
-                reserve: m.reserve.get(),
-                total: m.total().get(),
-            },
-        )?;
+        o.serialize_field("per_gpu_bytes", m)?;
         o.serialize_field("gpu_mem_bytes", &c.gpu_mem_bytes)?;
         o.serialize_field("fits", &self.fits())?;
         o.serialize_field("inference_bytes", &self.inference.get())?;

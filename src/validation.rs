@@ -12,6 +12,7 @@
 //!   maintainer published it (`docs/research/validation.md` has the setups).
 
 use crate::config::{Config, Mlp};
+use crate::memory::Part;
 use crate::report::{evaluate, Report};
 use crate::units::Bytes;
 
@@ -45,7 +46,7 @@ impl Metric {
     pub fn predicted(self, r: &Report) -> Bytes {
         let m = &r.per_gpu;
         match self {
-            Metric::Estimator | Metric::Allocated => m.total() - m.reserve,
+            Metric::Estimator | Metric::Allocated => m.total() - m[Part::Reserve],
             Metric::Reserved => m.total() - Bytes(r.config.reserve_bytes),
             Metric::NvidiaSmi => m.total(),
         }

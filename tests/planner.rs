@@ -2,6 +2,7 @@
 
 mod common;
 use tmath::config::{Recompute, ZeroStage};
+use tmath::memory::Part;
 use tmath::planner::{layouts, min_gpus, plan, whole_nodes, PlanOptions};
 use tmath::{evaluate, Settings};
 
@@ -30,7 +31,7 @@ fn every_layout_matches_the_calculator() {
         let r = evaluate(&s.resolve().unwrap());
         assert_eq!(r.per_gpu.total().get(), l.needed_bytes, "{l:?}");
         assert_eq!(r.fits(), l.fits, "{l:?}");
-        assert!(r.per_gpu.reserve.get() >= 2e9);
+        assert!(r.per_gpu[Part::Reserve].get() >= 2e9);
         assert_eq!(l.tp * l.pp * l.dp, 32);
         assert!(l.global_batch() == 64 && l.grad_accum >= l.pp, "keeps the global batch: {l:?}");
     }

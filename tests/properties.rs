@@ -6,6 +6,7 @@ use proptest::prelude::*;
 use tmath::config::{
     Attention, Convention, GradDtype, Mlp, Offload, Optimizer, Precision, Recompute, Schedule, ZeroStage,
 };
+use tmath::memory::Part;
 use tmath::{evaluate, Settings};
 
 fn log_uniform(lo: f64, hi: f64) -> impl Strategy<Value = f64> {
@@ -140,7 +141,7 @@ proptest! {
         let more = Settings { dp: Some(s.dp.unwrap() * extra), ..s };
         let more = evaluate(&more.resolve().unwrap());
         prop_assert!(more.per_gpu.model_states() <= less.per_gpu.model_states());
-        prop_assert_eq!(more.per_gpu.activations, less.per_gpu.activations);
+        prop_assert_eq!(more.per_gpu[Part::Activations], less.per_gpu[Part::Activations]);
     }
 
     #[test]
@@ -151,7 +152,7 @@ proptest! {
         let article = evaluate(&Settings { convention: Convention::Article, ..base.clone() }.resolve().unwrap());
         let megatron = evaluate(&Settings { convention: Convention::Megatron, ..base }.resolve().unwrap());
         let (a, m) = (article.per_gpu, megatron.per_gpu);
-        prop_assert_eq!((a.model, a.gradients, a.optimizer, a.zero3_live_params), (m.model, m.gradients, m.optimizer, m.zero3_live_params));
+        prop_assert_eq!((a[Part::Model], a[Part::Gradients], a[Part::Optimizer], a[Part::LiveParams]), (m[Part::Model], m[Part::Gradients], m[Part::Optimizer], m[Part::LiveParams]));
         // Activations agree where the generalised count is the article's (k = a,
         // f = 4h, no experts), but for the embedding and output terms megatron adds.
         let arch = article.config.arch;
@@ -159,7 +160,7 @@ proptest! {
             let c = &megatron.config;
             let (s, b, h, v) = (c.seq_len as f64, c.micro_batch as f64, arch.hidden as f64, arch.vocab as f64);
             let ends = (s * b * (8.0 + h) + 4.0 * s * b * h * (1.0 + v / h)) / c.layout.cp as f64;
-            prop_assert!((m.activations.get() - a.activations.get() - ends).abs() <= 1.0);
+            prop_assert!((m[Part::Activations].get() - a[Part::Activations].get() - ends).abs() <= 1.0);
         }
     }
 
@@ -168,8 +169,8 @@ proptest! {
         // Checkpointing every k > 1 layers can hold more than selective recomputation: k = 1 here.
         let at = |recompute| evaluate(&Settings { recompute, recompute_every: 1, ..s.clone() }.resolve().unwrap());
         let (none, selective, full) = (at(Recompute::None), at(Recompute::Selective), at(Recompute::Full));
-        prop_assert!(full.per_gpu.activations <= selective.per_gpu.activations);
-        prop_assert!(selective.per_gpu.activations <= none.per_gpu.activations);
+        prop_assert!(full.per_gpu[Part::Activations] <= selective.per_gpu[Part::Activations]);
+        prop_assert!(selective.per_gpu[Part::Activations] <= none.per_gpu[Part::Activations]);
         prop_assert!(none.hardware_flops() <= selective.hardware_flops() && selective.hardware_flops() <= full.hardware_flops());
     }
 

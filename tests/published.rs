@@ -5,6 +5,7 @@ use common::*;
 use tmath::compute;
 use tmath::config::Recompute;
 use tmath::memory::activation_factor;
+use tmath::memory::Part;
 
 /// Transformer Math 101, "Training" and "Inference": 7B in mixed precision with
 /// AdamW needs 2 + 2 + 12 = 16 bytes/param: weights 14 GB, gradients 14 GB,
@@ -12,9 +13,9 @@ use tmath::memory::activation_factor;
 #[test]
 fn article_7b_mixed_adamw() {
     let r = eval(&[("params", "7B")]);
-    assert_eq!(r.per_gpu.model.get(), 14.0 * GB);
-    assert_eq!(r.per_gpu.gradients.get(), 14.0 * GB);
-    assert_eq!(r.per_gpu.optimizer.get(), 84.0 * GB);
+    assert_eq!(r.per_gpu[Part::Model].get(), 14.0 * GB);
+    assert_eq!(r.per_gpu[Part::Gradients].get(), 14.0 * GB);
+    assert_eq!(r.per_gpu[Part::Optimizer].get(), 84.0 * GB);
     assert_eq!(r.per_gpu.model_states().get(), 112.0 * GB);
     assert_eq!(r.inference.get(), 16.8 * GB);
 }
@@ -39,7 +40,11 @@ fn article_bytes_per_param_tables() {
         all.extend_from_slice(pairs);
         let r = eval(&all);
         assert_eq!(
-            (r.per_gpu.model.get() / GB, r.per_gpu.gradients.get() / GB, r.per_gpu.optimizer.get() / GB),
+            (
+                r.per_gpu[Part::Model].get() / GB,
+                r.per_gpu[Part::Gradients].get() / GB,
+                r.per_gpu[Part::Optimizer].get() / GB
+            ),
             (*w, *g, *o),
             "{pairs:?}"
         );
@@ -99,11 +104,11 @@ fn zero_paper_table_1() {
 #[test]
 fn zero3_live_params() {
     let r = eval(&[("params", "7.5B"), ("gpus", "64"), ("zero", "3")]);
-    assert_eq!(r.per_gpu.zero3_live_params.get(), 2.0 * GB); // 1e9 params × 2 bytes
+    assert_eq!(r.per_gpu[Part::LiveParams].get(), 2.0 * GB); // 1e9 params × 2 bytes
     let r = eval(&[("params", "500M"), ("gpus", "64"), ("zero", "3")]);
-    assert_eq!(r.per_gpu.zero3_live_params.get(), 1.0 * GB, "capped at the model's 500M");
+    assert_eq!(r.per_gpu[Part::LiveParams].get(), 1.0 * GB, "capped at the model's 500M");
     let r = eval(&[("params", "7.5B"), ("gpus", "64"), ("zero", "2")]);
-    assert_eq!(r.per_gpu.zero3_live_params.get(), 0.0);
+    assert_eq!(r.per_gpu[Part::LiveParams].get(), 0.0);
 }
 
 /// Transformer Math 101, "3D Parallelism": the typical 3D ZeRO-1 run with
@@ -126,12 +131,12 @@ fn article_3d_zero1_formula() {
     let r = eval(&pairs);
     let p = 20e9;
     let (t, pp, n) = (4.0, 4.0, 128.0);
-    assert_eq!(r.per_gpu.model.get(), 2.0 * p / (pp * t));
-    assert_eq!(r.per_gpu.optimizer.get(), 12.0 * p / n);
-    assert_eq!(r.per_gpu.gradients.get(), 2.0 * p / pp);
+    assert_eq!(r.per_gpu[Part::Model].get(), 2.0 * p / (pp * t));
+    assert_eq!(r.per_gpu[Part::Optimizer].get(), 12.0 * p / n);
+    assert_eq!(r.per_gpu[Part::Gradients].get(), 2.0 * p / pp);
     // A with t = 4: s·b·h·L·(10 + 24/t + 5as/(ht)), then ÷ t for partitioning.
     let a = 2048.0 * 6144.0 * 44.0 * (10.0 + 24.0 / t + 5.0 * 64.0 * 2048.0 / (6144.0 * t));
-    assert_close(r.per_gpu.activations.get(), a / t, 1e-12, "A/t");
+    assert_close(r.per_gpu[Part::Activations].get(), a / t, 1e-12, "A/t");
     // The megatron convention divides gradients by t as well (a labelled
     // refinement), and sizes the first stage: ⌈44/4⌉ = 11 layers and the input
     // embedding V·h (Megatron-LM's "most loaded shard").
@@ -141,8 +146,8 @@ fn article_3d_zero1_formula() {
     let a = m.config.arch;
     let (exact, emb) = (a.exact_params().get(), (a.vocab * a.hidden) as f64);
     let stage = ((exact - emb - a.hidden as f64) * 11.0 / 44.0 + emb) / (t * exact);
-    assert_close(m.per_gpu.gradients.get(), 2.0 * p * stage, 1e-9, "first stage");
-    assert_close(m.per_gpu.gradients.get(), 2.0 * p / (pp * t), 0.03, "about 2P/(p·t)");
+    assert_close(m.per_gpu[Part::Gradients].get(), 2.0 * p * stage, 1e-9, "first stage");
+    assert_close(m.per_gpu[Part::Gradients].get(), 2.0 * p / (pp * t), 0.03, "about 2P/(p·t)");
 }
 
 /// Korthikanti et al. 2022, Table 2: activations per layer, and §5's figures:
@@ -191,7 +196,7 @@ fn korthikanti_figure_1() {
         let present = eval(&present);
         assert!(!baseline.fits(), "{model} baseline: {}", baseline.per_gpu.total().get() / GB);
         assert!(present.fits(), "{model} present work: {}", present.per_gpu.total().get() / GB);
-        let cut = baseline.per_gpu.activations / present.per_gpu.activations;
+        let cut = baseline.per_gpu[Part::Activations] / present.per_gpu[Part::Activations];
         assert!((4.5..6.5).contains(&cut), "{model}: activations ÷ {cut}");
         // Megatron holds 18 bytes/param: fp16 weights, fp32 gradients, fp32
         // master + Adam, of the first stage: ⌈L/p⌉ layers and the input embedding.
@@ -212,23 +217,23 @@ fn korthikanti_figure_1() {
 #[test]
 fn activations_22b_no_recompute() {
     let r = eval(&[("model", "megatron-22b"), ("tp", "8"), ("micro-batch", "4")]);
-    assert_close(r.per_gpu.activations.get() / GIB, 59.3, 0.001, "22B activations");
+    assert_close(r.per_gpu[Part::Activations].get() / GIB, 59.3, 0.001, "22B activations");
 }
 
 /// Full recomputation stores only each layer's input: 2·s·b·h·L (article).
 #[test]
 fn full_recompute_activations() {
     let r = eval(&[("model", "llama-2-70b"), ("recompute", "full"), ("seq-len", "4096")]);
-    assert_eq!(r.per_gpu.activations.get(), 2.0 * 4096.0 * 8192.0 * 80.0);
+    assert_eq!(r.per_gpu[Part::Activations].get(), 2.0 * 4096.0 * 8192.0 * 80.0);
 }
 
 /// Pipeline parallelism does not shrink activations (article): with 1F1B the
 /// first stage holds min(m, p) micro-batches of L/p layers.
 #[test]
 fn pipeline_keeps_activations() {
-    let one = eval(&[("model", "gpt-3-175b")]).per_gpu.activations.get();
-    let pp8_full = eval(&[("model", "gpt-3-175b"), ("pp", "8"), ("grad-accum", "64")]).per_gpu.activations.get();
-    let pp8_two = eval(&[("model", "gpt-3-175b"), ("pp", "8"), ("grad-accum", "2")]).per_gpu.activations.get();
+    let one = eval(&[("model", "gpt-3-175b")]).per_gpu[Part::Activations].get();
+    let pp8_full = eval(&[("model", "gpt-3-175b"), ("pp", "8"), ("grad-accum", "64")]).per_gpu[Part::Activations].get();
+    let pp8_two = eval(&[("model", "gpt-3-175b"), ("pp", "8"), ("grad-accum", "2")]).per_gpu[Part::Activations].get();
     assert_eq!(pp8_full, one);
     assert_eq!(pp8_two, one * 2.0 / 8.0);
 }
@@ -345,14 +350,14 @@ fn tsp_divides_everything() {
     let tsp = eval(&[("model", "llama-2-13b"), ("convention", "megatron"), ("tp", "8"), ("tsp", "1")]);
     assert_close(tsp.per_gpu.model_states().get(), one.per_gpu.model_states().get() / 8.0, 1e-9, "states");
     // The embedding and output terms too: sequence parallelism scatters them over t.
-    assert_close(tsp.per_gpu.activations.get(), one.per_gpu.activations.get() / 8.0, 1e-9, "activations");
+    assert_close(tsp.per_gpu[Part::Activations].get(), one.per_gpu[Part::Activations].get() / 8.0, 1e-9, "activations");
 }
 
 /// ZeRO-Offload: the optimizer leaves the GPU; CPU holds it plus fp32 gradients.
 #[test]
 fn optimizer_offload() {
     let r = eval(&[("params", "7B"), ("zero", "2"), ("offload", "optimizer"), ("gpus", "8")]);
-    assert_eq!(r.per_gpu.optimizer.get(), 0.0);
+    assert_eq!(r.per_gpu[Part::Optimizer].get(), 0.0);
     // per GPU: (12 + 4)·7e9/8, eight GPUs per node.
     assert_eq!(r.cpu_per_node.get(), 16.0 * 7e9);
 }
@@ -362,7 +367,7 @@ fn optimizer_offload() {
 #[test]
 fn mixture_of_experts() {
     let r = eval(&[("model", "deepseek-v3"), ("tokens", "14.8T")]);
-    assert_eq!(r.per_gpu.model.get(), 2.0 * 671e9);
+    assert_eq!(r.per_gpu[Part::Model].get(), 2.0 * 671e9);
     assert_close(r.flops().get(), 6.0 * 37e9 * 14.8e12, 1e-12, "6·P_active·D");
 }
 
@@ -511,17 +516,17 @@ fn activations_generalised_and_flash() {
     }
     let sbhl = 4096.0 * 8192.0 * 80.0;
     let article = eval(&[("model", "llama-2-70b"), ("seq-len", "4096")]);
-    assert_eq!(article.per_gpu.activations.get(), sbhl * (34.0 + 160.0));
-    assert_close(article.per_gpu.activations.get() / GB, 521.0, 0.001, "521 GB");
+    assert_eq!(article.per_gpu[Part::Activations].get(), sbhl * (34.0 + 160.0));
+    assert_close(article.per_gpu[Part::Activations].get() / GB, 521.0, 0.001, "521 GB");
     let warned = article.warnings.iter().find(|w| w.code() == "scores-stored").expect("the page says so");
     assert!(warned.to_string().contains("91.3 GB"), "{warned}");
     let flash = eval(&[("model", "llama-2-70b"), ("seq-len", "4096"), ("attention", "flash")]);
-    assert_eq!(flash.per_gpu.activations.get(), sbhl * 34.0);
+    assert_eq!(flash.per_gpu[Part::Activations].get(), sbhl * 34.0);
     let megatron = eval(&[("model", "llama-2-70b"), ("seq-len", "4096"), ("convention", "megatron")]);
     // Plus Megatron-LM's ends: the input embedding s·b·(8 + h), the output layer and loss 4·s·b·h·(1 + V/h).
     let ends = 4096.0 * (8.0 + 8192.0) + 4.0 * 4096.0 * 8192.0 * (1.0 + 32000.0 / 8192.0);
-    assert_eq!(megatron.per_gpu.activations.get(), sbhl * (10.0 + 4.0 + 4.0 * 8.0 / 64.0 + 4.0 * 3.5) + ends);
-    assert_close((megatron.per_gpu.activations.get() - ends) / GB, 76.5, 0.001, "76.5 GB");
+    assert_eq!(megatron.per_gpu[Part::Activations].get(), sbhl * (10.0 + 4.0 + 4.0 * 8.0 / 64.0 + 4.0 * 3.5) + ends);
+    assert_close((megatron.per_gpu[Part::Activations].get() - ends) / GB, 76.5, 0.001, "76.5 GB");
 }
 
 /// Issue 16: "70B ZeRO-3 with offload on 4 GPUs 'fits' while it needs 1.1 TB of
@@ -533,7 +538,7 @@ fn activations_generalised_and_flash() {
 fn offload_needs_cpu_memory_per_node() {
     let pairs = [("params", "70B"), ("gpus", "4"), ("zero", "3"), ("offload", "optimizer")];
     let r = eval(&pairs);
-    assert_eq!(r.per_gpu.optimizer.get(), 0.0);
+    assert_eq!(r.per_gpu[Part::Optimizer].get(), 0.0);
     assert_eq!(r.cpu_per_node.get(), 1120.0 * GB);
     assert!(!r.cpu_fits());
     assert!(r.warnings.iter().any(|w| w.code() == "cpu-memory" && w.qualifies_verdict()));
@@ -558,11 +563,11 @@ fn offload_needs_cpu_memory_per_node() {
 #[test]
 fn tp_gradients_are_pointed_out() {
     let r = eval(&[("model", "llama-2-70b"), ("tp", "8"), ("pp", "2")]);
-    assert_close(r.per_gpu.gradients.get() / GB, 69.0, 0.01, "69 GB");
+    assert_close(r.per_gpu[Part::Gradients].get() / GB, 69.0, 0.01, "69 GB");
     let w = r.warnings.iter().find(|w| w.code() == "tp-gradients").expect("the page says so");
     assert!(w.to_string().contains("8.62 GB"), "{w}");
     let m = eval(&[("model", "llama-2-70b"), ("tp", "8"), ("pp", "2"), ("convention", "megatron")]);
-    assert_close(m.per_gpu.gradients.get() / GB, 17.2, 0.01, "about 17 GB");
+    assert_close(m.per_gpu[Part::Gradients].get() / GB, 17.2, 0.01, "about 17 GB");
     assert!(!m.warnings.iter().any(|w| w.code() == "tp-gradients"));
 }
 
@@ -572,10 +577,10 @@ fn tp_gradients_are_pointed_out() {
 #[test]
 fn reserve_is_a_segment_and_counts_toward_fits() {
     let article = eval(&[("params", "7B")]);
-    assert_eq!(article.per_gpu.reserve.get(), 0.0);
+    assert_eq!(article.per_gpu[Part::Reserve].get(), 0.0);
     let megatron = eval(&[("params", "7B"), ("convention", "megatron")]);
-    let formulas = megatron.per_gpu.total().get() - megatron.per_gpu.reserve.get();
-    assert_eq!(megatron.per_gpu.reserve.get(), (formulas * 0.05 + 1.5e9).round());
+    let formulas = megatron.per_gpu.total().get() - megatron.per_gpu[Part::Reserve].get();
+    assert_eq!(megatron.per_gpu[Part::Reserve].get(), (formulas * 0.05 + 1.5e9).round());
     // 7B with ZeRO-3 on 2 GPUs and full recomputation: 56 GB + 3 GB + 2 GB fits
     // an 80 GB A100 (85.9 GB); a 30 GB reserve tips it over.
     let base = [("params", "7B"), ("gpus", "2"), ("zero", "3"), ("recompute", "full")];
@@ -590,15 +595,15 @@ fn reserve_is_a_segment_and_counts_toward_fits() {
 fn schedules_and_checkpoint_intervals() {
     let one = eval(&[("params", "7B"), ("pp", "4"), ("grad-accum", "16")]);
     let gpipe = eval(&[("params", "7B"), ("pp", "4"), ("grad-accum", "16"), ("schedule", "gpipe")]);
-    assert_eq!(gpipe.per_gpu.activations.get(), 4.0 * one.per_gpu.activations.get());
+    assert_eq!(gpipe.per_gpu[Part::Activations].get(), 4.0 * one.per_gpu[Part::Activations].get());
     let sbh = 2048.0 * 4096.0;
     let full = eval(&[("params", "7B"), ("recompute", "full")]);
-    assert_eq!(full.per_gpu.activations.get(), 2.0 * sbh * 32.0);
+    assert_eq!(full.per_gpu[Part::Activations].get(), 2.0 * sbh * 32.0);
     let k1 = eval(&[("params", "7B"), ("recompute", "full"), ("recompute-every", "1")]);
-    assert_eq!(k1.per_gpu.activations.get(), full.per_gpu.activations.get());
+    assert_eq!(k1.per_gpu[Part::Activations].get(), full.per_gpu[Part::Activations].get());
     // k = 4: 8 checkpoints at 2·sbh, the segment's other 3 layers at 34 + 5as/h = 114.
     let k4 = eval(&[("params", "7B"), ("recompute", "full"), ("recompute-every", "4")]);
-    assert_eq!(k4.per_gpu.activations.get(), sbh * (2.0 * 8.0 + 3.0 * 114.0));
+    assert_eq!(k4.per_gpu[Part::Activations].get(), sbh * (2.0 * 8.0 + 3.0 * 114.0));
 }
 
 /// Issue 16: "The planner never proposes Llama 3's own pp = 16 on 126 layers."
@@ -646,17 +651,18 @@ fn context_and_expert_parallelism() {
     let one = eval(&[("params", "7B"), ("seq-len", "8192")]);
     let cp = eval(&[("params", "7B"), ("seq-len", "8192"), ("cp", "4"), ("dp", "2"), ("zero", "1")]);
     assert_eq!(cp.config.layout.gpus(), 8);
-    assert_eq!(cp.per_gpu.activations.get(), one.per_gpu.activations.get() / 4.0);
-    assert_eq!(cp.per_gpu.optimizer.get(), 84.0 * GB / 8.0);
+    assert_eq!(cp.per_gpu[Part::Activations].get(), one.per_gpu[Part::Activations].get() / 4.0);
+    assert_eq!(cp.per_gpu[Part::Optimizer].get(), 84.0 * GB / 8.0);
     let experts = 32.0 * 3.0 * 4096.0 * 14336.0 * 8.0;
     assert_close(experts / 46.7e9, 0.966, 0.001, "routed share");
     let m = eval(&[("model", "mixtral-8x7b"), ("dp", "8")]);
     let ep = eval(&[("model", "mixtral-8x7b"), ("dp", "8"), ("ep", "8")]);
     let p = m.config.params.get();
-    assert_close(ep.per_gpu.model.get(), 2.0 * (p - experts + experts / 8.0), 1e-9, "experts ÷ 8");
+    assert_close(ep.per_gpu[Part::Model].get(), 2.0 * (p - experts + experts / 8.0), 1e-9, "experts ÷ 8");
     assert_eq!(ep.config.layout.gpus(), 8);
     // With the distributed optimizer the expert states shard over t·ep·(d·cp/ep): the same as without ep.
-    let z = |ep: &str| eval(&[("model", "mixtral-8x7b"), ("dp", "8"), ("ep", ep), ("zero", "1")]).per_gpu.optimizer;
+    let z =
+        |ep: &str| eval(&[("model", "mixtral-8x7b"), ("dp", "8"), ("ep", ep), ("zero", "1")]).per_gpu[Part::Optimizer];
     assert_eq!(z("8"), z("1"));
     for bad in [[("ep", "3"), ("dp", "3")], [("ep", "4"), ("dp", "2")]] {
         let (s, errors) = tmath::Settings::from_pairs([[("model", "mixtral-8x7b")].as_slice(), &bad].concat());

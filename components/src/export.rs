@@ -94,7 +94,7 @@ fn compose(doc: &web_sys::Document, chart: &HtmlCanvasElement, ctx: Ctx) -> Opti
         c.set_fill_style_str(&crate::charts::theme::css_color(part as usize));
         c.fill_rect(x, y + 0.15 * em, 0.8 * em, 0.8 * em);
         x += 1.1 * em;
-        let name = i18n::tr(lang, crate::panels::memory::part_key(part));
+        let name = i18n::tr(lang, part.key());
         c.set_fill_style_str(fg);
         let _ = c.fill_text(name, x, y);
         x += c.measure_text(name).map_or(0.0, |m| m.width()) + 1.2 * em;

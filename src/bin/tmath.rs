@@ -3,6 +3,7 @@
 use std::process::ExitCode;
 use tmath::json;
 use tmath::keys::{self as settings, Kind, SettingError, State, Target, K, KEYS};
+use tmath::memory::Part;
 use tmath::units::{format_count, format_short, format_sig};
 use tmath::{evaluate, Report, Settings};
 
@@ -123,49 +124,51 @@ fn receipt(r: &Report) -> String {
         c.convention
     );
     s += "MEMORY PER GPU                       GB (10⁹ bytes)\n";
-    s += &format!(
-        "  weights                    {}   {} bytes/param ÷ {}\n",
-        gb(m.model),
-        tmath::memory::model_bytes(c.precision).0,
-        format_short(r.divisors.model)
-    );
-    s += &format!(
-        "  gradients                  {}   {} bytes/param ÷ {}\n",
-        gb(m.gradients),
-        tmath::memory::gradient_bytes(c.grad_dtype).0,
-        format_short(r.divisors.gradients)
-    );
-    s += &format!(
-        "  optimizer states           {}   {} bytes/param ÷ {}{}\n",
-        gb(m.optimizer),
-        tmath::memory::optimizer_bytes(c.optimizer, c.precision).0,
-        format_short(r.divisors.optimizer),
-        match c.offload {
-            tmath::config::Offload::None => "",
-            tmath::config::Offload::Optimizer => " (offloaded to CPU)",
-            tmath::config::Offload::OptimizerNvme => " (offloaded to NVMe)",
-        }
-    );
-    s += &format!(
-        "  activations                {}   recompute {}{}, s {} b {}{}\n",
-        gb(m.activations),
-        c.recompute,
-        if c.recompute == tmath::config::Recompute::Full && c.recompute_every > 1 {
-            format!(" every {} layers", c.recompute_every)
-        } else {
-            String::new()
-        },
-        c.seq_len,
-        c.micro_batch,
-        if l.pp > 1 { format!(", {} schedule", c.schedule) } else { String::new() }
-    );
-    s += &format!("  ZeRO-3 live params         {}\n", gb(m.zero3_live_params));
-    s += &format!(
-        "  reserve, fragmentation     {}   {} GB + {} %\n",
-        gb(m.reserve),
-        format_short(c.reserve_bytes / 1e9),
-        format_short(c.fragmentation * 100.0)
-    );
+    for part in Part::ALL {
+        // What each number is made of, after its amount.
+        let detail = match part {
+            Part::Model => {
+                format!(
+                    "{} bytes/param ÷ {}",
+                    tmath::memory::model_bytes(c.precision).0,
+                    format_short(r.divisors.model)
+                )
+            }
+            Part::Gradients => format!(
+                "{} bytes/param ÷ {}",
+                tmath::memory::gradient_bytes(c.grad_dtype).0,
+                format_short(r.divisors.gradients)
+            ),
+            Part::Optimizer => format!(
+                "{} bytes/param ÷ {}{}",
+                tmath::memory::optimizer_bytes(c.optimizer, c.precision).0,
+                format_short(r.divisors.optimizer),
+                match c.offload {
+                    tmath::config::Offload::None => "",
+                    tmath::config::Offload::Optimizer => " (offloaded to CPU)",
+                    tmath::config::Offload::OptimizerNvme => " (offloaded to NVMe)",
+                }
+            ),
+            Part::Activations => format!(
+                "recompute {}{}, s {} b {}{}",
+                c.recompute,
+                if c.recompute == tmath::config::Recompute::Full && c.recompute_every > 1 {
+                    format!(" every {} layers", c.recompute_every)
+                } else {
+                    String::new()
+                },
+                c.seq_len,
+                c.micro_batch,
+                if l.pp > 1 { format!(", {} schedule", c.schedule) } else { String::new() }
+            ),
+            Part::LiveParams => String::new(),
+            Part::Reserve => {
+                format!("{} GB + {} %", format_short(c.reserve_bytes / 1e9), format_short(c.fragmentation * 100.0))
+            }
+        };
+        s += format!("  {:<26} {}   {detail}", part.english(), gb(m[part])).trim_end();
+        s += "\n";
+    }
     s += "  ───────────────────────────────────\n";
     s += &format!("  total                      {}\n", gb(m.total()));
     s += &format!(

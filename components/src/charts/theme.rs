@@ -19,7 +19,7 @@ pub const PALETTE: [RGBColor; 7] = [
 ];
 
 /// The palette index of the serving bar's overhead (after the parts of [`tmath::memory::Part`]).
-pub const OVERHEAD: usize = 6;
+pub const OVERHEAD: usize = tmath::memory::Part::COUNT;
 
 /// The palette colour of a part (the last colour for anything beyond).
 pub fn color(part: usize) -> RGBColor {

@@ -11,6 +11,7 @@ use crate::ctx::use_ctx;
 use leptos::prelude::*;
 use tmath::config::Recompute;
 use tmath::explain::{explain, Item};
+use tmath::memory::Part;
 
 /// The translation key of a recomputation bar.
 fn bar_key(r: Recompute) -> &'static str {
@@ -40,7 +41,10 @@ pub fn ActivationsView(
                     Bar {
                         label: ctx.t(bar_key(mode)).to_string(),
                         sub: format!("{} +{}%", ctx.t("compute-short"), tmath::units::format_sig(extra)),
-                        segments: vec![0.0, 0.0, 0.0, alt.per_gpu.activations.get()],
+                        segments: super::memory::only(&[(
+                            Part::Activations as usize,
+                            alt.per_gpu[Part::Activations].get(),
+                        )]),
                         current: mode == r.config.recompute,
                     }
                 })
@@ -48,10 +52,10 @@ pub fn ActivationsView(
         })
     });
     let capacity = Signal::derive(move || r.with(|r| r.config.gpu_mem_bytes));
-    let formula = move || r.with(|r| explain(r, Item::Activations, ctx.units()));
+    let formula = move || r.with(|r| explain(r, Item::Part(Part::Activations), ctx.units()));
     let summary = Signal::derive(move || formula().substituted);
     view! {
-        <p class="result-line" data-testid="activations-total" data-bytes=text(move || r.with(|r| r.per_gpu.activations.get()).to_string())>
+        <p class="result-line" data-testid="activations-total" data-bytes=text(move || r.with(|r| r.per_gpu[Part::Activations].get()).to_string())>
             <code class="formula">{text(move || formula().formula)}</code>
             <br />
             <strong>{text(move || format!("= {}", formula().substituted))}</strong>

@@ -3,7 +3,6 @@
 //! In a figure or a slide the chart says it visually; the table stays for
 //! screen readers and the contract.
 
-use super::memory::part_key;
 use crate::bind::text;
 use crate::charts::theme::css_color;
 use crate::ctx::use_ctx;
@@ -13,18 +12,6 @@ use leptos::prelude::*;
 use tmath::explain::Item;
 use tmath::memory::Part;
 use tmath::Warning;
-
-/// The formula of a part.
-fn item(part: Part) -> Item {
-    match part {
-        Part::Model => Item::Model,
-        Part::Gradients => Item::Gradients,
-        Part::Optimizer => Item::Optimizer,
-        Part::Activations => Item::Activations,
-        Part::LiveParams => Item::LiveParams,
-        Part::Reserve => Item::Reserve,
-    }
-}
 
 #[component]
 pub fn BreakdownTable(
@@ -36,7 +23,7 @@ pub fn BreakdownTable(
     let rows = Part::ALL
         .into_iter()
         .map(|part| {
-            let testid = part_key(part);
+            let testid = part.key();
             let bytes = move || ctx.shown.with(|r| r.per_gpu.get(part));
             // Where practice differs from the article's figure by more than 10 %, the
             // practical figure beside the number (the warning's own figure).
@@ -93,7 +80,7 @@ pub fn BreakdownTable(
                         {detail}
                         {move || practice().map(|p| view! { <span class="practice" data-testid="practice">" (" {p} ")"</span> })}
                         " "
-                        <Explain item=item(part) />
+                        <Explain item=Item::Part(part) />
                     </td>
                 </tr>
             }

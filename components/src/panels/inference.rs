@@ -3,16 +3,18 @@
 //! practice: the KV cache for the batch and context served, and the serving
 //! memory against the context.
 
-use super::memory::{capacity_label, legend_of};
+use super::memory::{capacity_label, legend_of, only};
 use super::Mode;
 use crate::bind::text;
 use crate::charts::geometry::Bar;
 use crate::charts::line_chart::{LineChart, LineScene, Point, Rule, Series, YAxis};
 use crate::charts::stacked_bars::StackedBars;
+use crate::charts::theme::OVERHEAD;
 use crate::ctx::use_ctx;
 use crate::i18n;
 use leptos::prelude::*;
 use tmath::config::InferenceDtype;
+use tmath::memory::Part;
 use tmath::memory::{
     inference_parts, inference_total_bytes, inference_weight_bytes, kv_cache_bytes, longest_context,
     max_context_tokens, ContextBound, INFERENCE_OVERHEAD,
@@ -46,7 +48,7 @@ pub fn InferenceView(
                     Bar {
                         label: name.to_string(),
                         sub: i18n::bytes_per_param_short(lang, bytes),
-                        segments: vec![weights.get(), 0.0, 0.0, 0.0, 0.0, 0.0, overhead.get()],
+                        segments: only(&[(Part::Model as usize, weights.get()), (OVERHEAD, overhead.get())]),
                         current: bytes == current.0,
                     }
                 })

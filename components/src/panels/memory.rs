@@ -103,21 +103,19 @@ pub fn Remedies(
     }
 }
 
+/// Segments that hold only the given (palette index, bytes): a bar of one part,
+/// or the serving bar's weights and overhead.
+pub fn only(parts: &[(usize, f64)]) -> Vec<f64> {
+    let mut out = vec![0.0; crate::charts::theme::OVERHEAD + 1];
+    for &(i, bytes) in parts {
+        out[i] = bytes;
+    }
+    out
+}
+
 /// The segments of a report's per-GPU memory, bottom first.
 pub fn segments(r: &Report) -> Vec<f64> {
     r.per_gpu.parts().iter().map(|(_, b)| b.get()).collect()
-}
-
-/// The translation key of a part's name.
-pub fn part_key(part: Part) -> &'static str {
-    match part {
-        Part::Model => "part-model",
-        Part::Gradients => "part-gradients",
-        Part::Optimizer => "part-optimizer",
-        Part::Activations => "part-activations",
-        Part::LiveParams => "part-zero3-live-params",
-        Part::Reserve => "part-reserve",
-    }
 }
 
 /// The legend of what some bar shows: a part at zero in every bar is left out
@@ -127,7 +125,7 @@ pub fn legend_of(ctx: Ctx, bars: Signal<Vec<Bar>>) -> Signal<Vec<(usize, String)
     Memo::new(move |_| {
         bars.with(|bars| {
             let shown = |i: usize| bars.iter().any(|b| b.segments.get(i).is_some_and(|&x| x > 0.0));
-            let parts = Part::ALL.iter().map(|&p| (p as usize, part_key(p)));
+            let parts = Part::ALL.iter().map(|&p| (p as usize, p.key()));
             parts
                 .chain(std::iter::once((crate::charts::theme::OVERHEAD, "part-overhead")))
                 .filter(|&(i, _)| shown(i))
@@ -168,7 +166,7 @@ fn training_and_inference(ctx: Ctx) -> Vec<Bar> {
             Bar { label: ctx.t("training").to_string(), segments: segments(r), current: true, ..Bar::default() },
             Bar {
                 label: inference_label,
-                segments: vec![weights, 0.0, 0.0, 0.0, 0.0, 0.0, serving - weights],
+                segments: only(&[(Part::Model as usize, weights), (crate::charts::theme::OVERHEAD, serving - weights)]),
                 ..Bar::default()
             },
         ]

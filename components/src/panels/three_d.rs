@@ -3,7 +3,7 @@
 //! t × p × d, each bar one GPU's memory with its verdict; how far each state
 //! is divided, why a divisor is not t·p, and what the other convention gives.
 
-use super::memory::{capacity_label, legend_of, part_key, segments};
+use super::memory::{capacity_label, legend_of, segments};
 use super::Mode;
 use crate::bind::text;
 use crate::charts::geometry::Bar;
@@ -85,8 +85,8 @@ fn other_convention(ctx: Ctx, here: &Report) -> Option<String> {
         let p = left.swap_remove(i);
         let (a, b) = (fmt(there.per_gpu.get(p).get()), fmt(here.per_gpu.get(p).get()));
         why.push(match lang {
-            Lang::En => format!("{} {a} ({b} here)", ctx.t(part_key(p))),
-            Lang::Ko => format!("{} {a} (여기서는 {b})", ctx.t(part_key(p))),
+            Lang::En => format!("{} {a} ({b} here)", ctx.t(p.key())),
+            Lang::Ko => format!("{} {a} (여기서는 {b})", ctx.t(p.key())),
         });
     }
     let key = match other {
