@@ -1,12 +1,9 @@
 //! Every number with its formula, the values substituted, and its source:
 //! `s·b·h·L·(10 + 24/t + 5as/(ht)) = 2048·4·6144·48·(10 + 3 + 13.3) = 59.3 GiB`.
 
-use crate::config::{Attention, Config, Convention, Precision, Recompute};
+use crate::config::{Convention, Precision, Recompute};
 use crate::memory::Part;
-use crate::memory::{
-    config_activation_factor, gradient_bytes, inference_weight_bytes, megatron_ends, micro_batches_held, model_bytes,
-    optimizer_bytes,
-};
+use crate::memory::{activation_terms, gradient_bytes, inference_weight_bytes, model_bytes, optimizer_bytes};
 use crate::report::Report;
 use crate::units::{format_count, ByteUnit, Bytes};
 
@@ -223,107 +220,100 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
             }
         }
         Item::Part(Part::Activations) => {
+            // The numbers are the stage's terms as memory summed them; only the symbols are chosen here.
+            let terms = activation_terms(c, &r.stage);
             let sp = c.splits_sequence();
-            let (a, s, h) = (c.arch.heads as f64, c.seq_len as f64, c.arch.hidden as f64);
-            let tf = t as f64;
-            let scores = c.attention == Attention::Standard;
-            // FlashAttention under the article's table: its selective row (no s×s term).
-            let recompute = if !scores && c.recompute == Recompute::None { Recompute::Selective } else { c.recompute };
-            let (formula, terms): (String, String) = match (c.convention, recompute, sp) {
-                (_, Recompute::Full, false) => ("2·s·b·h·L".into(), "2".into()),
-                (_, Recompute::Full, true) => ("2·s·b·h·L/t".into(), format!("2/{t}")),
-                (Convention::Megatron, _, _) => {
-                    let arch = c.arch;
-                    let f = if arch.is_moe() {
-                        (arch.moe_ffn * (arch.top_k + arch.shared_experts)) as f64
-                    } else {
-                        arch.ffn as f64
-                    };
-                    let with_scores = scores && recompute == Recompute::None;
-                    let outside = if sp { "10/t" } else { "10" };
-                    let scores_term = if with_scores { " + 5as/(ht)" } else { "" };
-                    let f_term = if arch.is_moe() { "4·f·(top-k + S)/h" } else { "4f/h" };
+            let f = terms.factor;
+            let scores = f.scores > 0.0;
+            let full = c.recompute == Recompute::Full;
+            let (formula, factor): (String, String) = match (c.convention, full, sp) {
+                (_, true, false) => ("2·s·b·h·L".into(), "2".into()),
+                (_, true, true) => ("2·s·b·h·L/t".into(), format!("2/{t}")),
+                (Convention::Megatron, false, _) => {
+                    let moe = c.arch.is_moe();
+                    let f_term = if moe { "4·f·(top-k + S)/h" } else { "4f/h" };
+                    let (tf, a) = (t as f64, c.arch.heads as f64);
+                    // The inside term's three pieces before ÷ t: 4, 4k/a, 4f/h.
+                    let kv = 4.0 * c.arch.kv_heads as f64 / a;
                     (
-                        format!("s·b·h·L·({outside} + (4 + 4k/a + {f_term})/t{scores_term})"),
                         format!(
-                            "({} + ({} + {} + {})/{t}{})",
+                            "s·b·h·L·({} + (4 + 4k/a + {f_term})/t{})",
+                            if sp { "10/t" } else { "10" },
+                            if scores { " + 5as/(ht)" } else { "" }
+                        ),
+                        format!(
+                            "({} + (4 + {} + {})/{t}{})",
                             if sp { format!("10/{t}") } else { "10".into() },
-                            4,
-                            n(4.0 * arch.kv_heads as f64 / a),
-                            n(4.0 * f / h),
-                            if with_scores { format!(" + {}", n(5.0 * a * s / (h * tf))) } else { String::new() }
+                            n(kv),
+                            n(f.inside * tf - 4.0 - kv),
+                            if scores { format!(" + {}", n(f.scores)) } else { String::new() }
                         ),
                     )
                 }
-                (Convention::Article, Recompute::None, false) => (
-                    "s·b·h·L·(10 + 24/t + 5as/(ht))".into(),
-                    format!("(10 + {} + {})", n(24.0 / tf), n(5.0 * a * s / (h * tf))),
-                ),
-                (Convention::Article, Recompute::Selective, false) => {
-                    ("s·b·h·L·(10 + 24/t)".into(), format!("(10 + {})", n(24.0 / tf)))
+                (Convention::Article, false, false) if scores => {
+                    ("s·b·h·L·(10 + 24/t + 5as/(ht))".into(), format!("(10 + {} + {})", n(f.inside), n(f.scores)))
                 }
-                (Convention::Article, Recompute::None, true) => {
-                    ("s·b·h·L·(34 + 5as/h)/t".into(), format!("({} + {})/{t}", 34, n(5.0 * a * s / h)))
+                (Convention::Article, false, false) => {
+                    ("s·b·h·L·(10 + 24/t)".into(), format!("(10 + {})", n(f.inside)))
                 }
-                (Convention::Article, Recompute::Selective, true) => ("s·b·h·L·34/t".into(), format!("34/{t}")),
+                (Convention::Article, false, true) if scores => {
+                    ("s·b·h·L·(34 + 5as/h)/t".into(), format!("({} + {})/{t}", 34, n(f.scores * t as f64)))
+                }
+                (Convention::Article, false, true) => ("s·b·h·L·34/t".into(), format!("34/{t}")),
             };
-            let stage = c.arch.layers.div_ceil(p);
-            let micro = micro_batches_held(p, c.grad_accum, c.schedule);
-            let every = c.recompute_every.clamp(1, stage);
-            let partition = c.partition_activations && !sp && t > 1;
-            let divide = if partition { format!(" ÷ {t}") } else { String::new() };
-            // Megatron-LM's embedding and output terms, and context parallelism's ÷ cp.
-            let ends = megatron_ends(c, micro as f64);
+            // The stage's layers and micro-batches in flight, as the article writes them for the first stage.
+            let st = r.stage;
+            let layers = if st.layers == c.arch.layers.div_ceil(p) { "⌈L/p⌉" } else { "⌊L/p⌋" };
+            let held = match (c.schedule, st.index) {
+                (crate::config::Schedule::Gpipe, _) => "m".to_string(),
+                (_, 0) => "min(m, p)".to_string(),
+                (_, i) => format!("min(m, p − {i})"),
+            };
+            let divide = if terms.partition > 1.0 { format!(" ÷ {t}") } else { String::new() };
+            let ends = terms.embedding + terms.output;
+            let ends_formula = match (terms.embedding > 0.0, terms.output > 0.0) {
+                (false, false) => String::new(),
+                (first, last) => {
+                    let per = |x: &str| if p > 1 { format!("{x}·{held}") } else { x.to_string() };
+                    let emb = if sp { per("s·b·(8 + h)/t") } else { per("s·b·(8 + h)") };
+                    let out = per("4·s·b·h·(1 + V/h)/t");
+                    match (first, last) {
+                        (true, true) => format!(" + {emb} + {out}"),
+                        (true, false) => format!(" + {emb}"),
+                        _ => format!(" + {out}"),
+                    }
+                }
+            };
+            let ends_value = if ends > 0.0 { format!(" + {}", bytes(Bytes(ends))) } else { String::new() };
             let cp = c.layout.cp;
-            let (ends_formula, ends_value) = if ends > 0.0 {
-                (
-                    match (p == 1, sp) {
-                        (true, false) => " + s·b·(8 + h) + 4·s·b·h·(1 + V/h)/t",
-                        (true, true) => " + s·b·(8 + h)/t + 4·s·b·h·(1 + V/h)/t",
-                        (false, false) => " + s·b·(8 + h)·min(m, p)",
-                        (false, true) => " + s·b·(8 + h)·min(m, p)/t",
-                    },
-                    format!(" + {}", bytes(Bytes(ends))),
-                )
-            } else {
-                ("", String::new())
-            };
             let cp_text = if cp > 1 { format!(" ÷ {cp}") } else { String::new() };
             let sbh = format!("{}·{}·{}", c.seq_len, c.micro_batch, c.arch.hidden);
-            let (formula, substituted) = if c.recompute == Recompute::Full && every > 1 {
+            let total = bytes(m[Part::Activations]);
+            let (formula, substituted) = match terms.checkpoints {
                 // Inputs of every k-th layer, and one k-layer segment in full while it is recomputed.
-                let segment = config_activation_factor(&Config { recompute: Recompute::None, ..c.clone() }, sp);
-                let checkpoints = micro * stage.div_ceil(every);
-                (
+                Some((k, kept, segment)) => (
                     format!("{}·(⌈L/k⌉ + (k − 1)·F)", formula.trim_end_matches("·L").trim_end_matches("·L/t")),
                     format!(
-                        "{sbh}·({terms}·{checkpoints} + {}·{}){divide}{ends_value}{cp_text} = {}",
-                        every - 1,
-                        n(segment),
-                        bytes(m[Part::Activations])
+                        "{sbh}·({factor}·{} + {}·{}){divide}{ends_value}{cp_text} = {total}",
+                        terms.in_flight * kept,
+                        k - 1,
+                        n(segment)
                     ),
-                )
-            } else if p > 1 {
-                // The busiest stage: ⌈L/p⌉ layers of each micro-batch it holds.
-                let held =
-                    if c.schedule == crate::config::Schedule::Gpipe { "⌈L/p⌉·m" } else { "⌈L/p⌉·min(m, p)" };
-                (
-                    formula.replacen("·L", &format!("·{held}"), 1),
+                ),
+                // A stage holds its layers of each micro-batch in flight.
+                None if p > 1 => (
+                    formula.replacen("·L", &format!("·{layers}·{held}"), 1),
                     format!(
-                        "{sbh}·{stage}·{micro}·{terms}{divide}{ends_value}{cp_text} = {}",
-                        bytes(m[Part::Activations])
+                        "{sbh}·{}·{}·{factor}{divide}{ends_value}{cp_text} = {total}",
+                        terms.layers, terms.in_flight
                     ),
-                )
-            } else {
-                (
-                    formula,
-                    format!("{sbh}·{}·{terms}{divide}{ends_value}{cp_text} = {}", stage, bytes(m[Part::Activations])),
-                )
+                ),
+                None => (formula, format!("{sbh}·{}·{factor}{divide}{ends_value}{cp_text} = {total}", terms.layers)),
             };
             Explanation {
                 formula: format!(
                     "{formula}{}{ends_formula}{}",
-                    if partition { " ÷ t" } else { "" },
+                    if terms.partition > 1.0 { " ÷ t" } else { "" },
                     if cp > 1 { " ÷ cp" } else { "" }
                 ),
                 substituted,

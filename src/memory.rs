@@ -167,30 +167,107 @@ pub fn activation_factor_general(
     outside + inside + attention
 }
 
-/// The factor this configuration uses: the article's table under its
-/// convention (flash, when asked for, drops its s×s term), the generalised
+/// One layer's activations of one micro-batch, term by term, in units of
+/// s·b·h (Korthikanti et al. 2022, §4): what is stored outside the tensor-
+/// parallel region (the 10: layer norms, dropout masks, the residual), what is
+/// split over the tensor ranks (the article's 24/t; generalised
+/// (4 + 4·k/a + 4·f/h)/t), and the s×s attention scores (5·a·s/(h·t)). Full
+/// recomputation keeps only the layer's input: `outside` = 2 (2/t with
+/// sequence parallelism).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LayerFactor {
+    pub outside: f64,
+    pub inside: f64,
+    pub scores: f64,
+}
+
+impl LayerFactor {
+    /// The factor: the three terms summed.
+    pub fn total(&self) -> f64 {
+        self.outside + self.inside + self.scores
+    }
+}
+
+/// The factor this configuration uses, term by term: the article's table under
+/// its convention (flash, when asked for, drops its s×s term), the generalised
 /// count under `megatron` (a mixture of experts counts the experts a token uses).
-pub fn config_activation_factor(c: &Config, sequence_parallel: bool) -> f64 {
-    let (t, a) = (c.layout.tp, c.arch);
-    let scores = c.attention == Attention::Standard;
-    match c.convention {
-        Convention::Article => {
-            let r = if !scores && c.recompute == Recompute::None { Recompute::Selective } else { c.recompute };
-            activation_factor(r, sequence_parallel, t, a.heads, c.seq_len, a.hidden)
-        }
+/// Its total is [`activation_factor`] or [`activation_factor_general`].
+pub fn layer_factor(c: &Config, recompute: Recompute, sequence_parallel: bool) -> LayerFactor {
+    let (t, a) = (c.layout.tp as f64, c.arch);
+    if recompute == Recompute::Full {
+        return LayerFactor { outside: if sequence_parallel { 2.0 / t } else { 2.0 }, inside: 0.0, scores: 0.0 };
+    }
+    let outside = if sequence_parallel { 10.0 / t } else { 10.0 };
+    let h = a.hidden as f64;
+    let inside = match c.convention {
+        Convention::Article => 24.0 / t,
         Convention::Megatron => {
             let f = if a.is_moe() { (a.moe_ffn * (a.top_k + a.shared_experts)) as f64 } else { a.ffn as f64 };
-            activation_factor_general(
-                c.recompute,
-                sequence_parallel,
-                scores,
-                t,
-                (a.heads, a.kv_heads),
-                c.seq_len,
-                (a.hidden, f),
-            )
+            (4.0 + 4.0 * a.kv_heads as f64 / a.heads as f64 + 4.0 * f / h) / t
+        }
+    };
+    let stores_scores = c.attention == Attention::Standard && recompute == Recompute::None;
+    let scores = if stores_scores { 5.0 * a.heads as f64 * c.seq_len as f64 / (h * t) } else { 0.0 };
+    LayerFactor { outside, inside, scores }
+}
+
+/// The factor's total for this configuration (see [`layer_factor`]).
+pub fn config_activation_factor(c: &Config, sequence_parallel: bool) -> f64 {
+    layer_factor(c, c.recompute, sequence_parallel).total()
+}
+
+/// One pipeline stage: its place, its layers, which ends of the model it
+/// holds, and how many micro-batches' activations it keeps at once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Stage {
+    /// From 0.
+    pub index: u64,
+    pub layers: u64,
+    /// Holds the input embedding.
+    pub first: bool,
+    /// Holds the output layer and the loss.
+    pub last: bool,
+    /// Micro-batches in flight: 1F1B's stage i keeps min(m, p − i), GPipe all
+    /// m (Narayanan et al. 2021, §2.2); one without pipelining.
+    #[serde(rename = "micro_batches_in_flight")]
+    pub in_flight: u64,
+}
+
+/// Stage `i` of `c`'s pipeline. Layers that do not divide evenly go one each
+/// to the first stages (126 layers on 16 stages: 14 of 8, then 2 of 7).
+pub fn stage(c: &Config, i: u64) -> Stage {
+    let (l, p) = (c.arch.layers, c.layout.pp.max(1));
+    let i = i.min(p - 1);
+    let layers = l / p + u64::from(i < l % p);
+    let in_flight = match c.schedule {
+        _ if p == 1 => 1,
+        Schedule::OneFOneB => c.grad_accum.min(p - i),
+        Schedule::Gpipe => c.grad_accum,
+    };
+    Stage { index: i, layers, first: i == 0, last: i == p - 1, in_flight }
+}
+
+/// Every stage of the pipeline, first to last (the page and the JSON; the
+/// verdict needs only [`peak_stage`]).
+pub fn stages(c: &Config) -> impl Iterator<Item = Stage> + '_ {
+    (0..c.layout.pp.max(1)).map(move |i| stage(c, i))
+}
+
+/// The heaviest stage and its memory. Only three can be: the first (the most
+/// layers and micro-batches in flight, and the embedding), the second (the
+/// heaviest of the middle ones, which hold no end), and the last (the output
+/// layer and the loss); a stage between never holds more than the second.
+pub fn peak_stage(c: &Config) -> (Stage, MemoryBreakdown) {
+    let p = c.layout.pp.max(1);
+    let mut best = (stage(c, 0), stage_memory(c, &stage(c, 0)));
+    for i in [1, p - 1].into_iter().filter(|&i| i > 0 && i < p) {
+        let s = stage(c, i);
+        let m = stage_memory(c, &s);
+        if m.total() > best.1.total() {
+            best = (s, m);
         }
     }
+    best
 }
 
 /// Micro-batches whose activations the busiest pipeline stage holds at once:
@@ -204,8 +281,47 @@ pub fn micro_batches_held(pp: u64, grad_accum: u64, schedule: Schedule) -> u64 {
     }
 }
 
-/// Activation memory per GPU: s·b·h · layers held · factor, ÷ t again with
-/// ZeRO-R activation partitioning (article, "Sharded Optimizers"), which
+/// A stage's activations, term by term: computed once, summed by
+/// [`ActivationTerms::bytes`] and written out by `explain`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ActivationTerms {
+    /// s·b·h of one micro-batch.
+    pub sbh: f64,
+    /// One layer's factor (units of s·b·h).
+    pub factor: LayerFactor,
+    /// Micro-batches in flight and the stage's layers.
+    pub in_flight: u64,
+    pub layers: u64,
+    /// With full recomputation and a checkpoint every k > 1 layers: k, the
+    /// checkpoints kept per micro-batch, and the factor of the layers recomputed at once.
+    pub checkpoints: Option<(u64, u64, f64)>,
+    /// Megatron-LM's ends, bytes: the first stage's input embedding, the last stage's output layer and loss.
+    pub embedding: f64,
+    pub output: f64,
+    /// ZeRO-R's partitioning over t (1 without), and context parallelism's cp.
+    pub partition: f64,
+    pub cp: f64,
+}
+
+impl ActivationTerms {
+    /// s·b·h multiples held: layers × micro-batches × factor, or with checkpoints
+    /// every k layers, their inputs plus one k-layer segment (k − 1 of them beyond the article's count).
+    pub fn layer_bytes(&self) -> f64 {
+        let held = match self.checkpoints {
+            Some((k, kept, segment)) => {
+                self.in_flight as f64 * kept as f64 * self.factor.total() + (k - 1) as f64 * segment
+            }
+            None => self.in_flight as f64 * self.layers as f64 * self.factor.total(),
+        };
+        self.sbh * held
+    }
+    pub fn bytes(&self) -> Bytes {
+        Bytes((self.layer_bytes() + self.embedding + self.output) / self.partition / self.cp)
+    }
+}
+
+/// Activation memory of one stage: s·b·h · layers held · factor, ÷ t again
+/// with ZeRO-R activation partitioning (article, "Sharded Optimizers"), which
 /// sequence parallelism already does and is then not applied twice.
 ///
 /// With full recomputation and a checkpoint every k-th layer (`recompute-every`,
@@ -215,41 +331,39 @@ pub fn micro_batches_held(pp: u64, grad_accum: u64, schedule: Schedule) -> u64 {
 /// with Sublinear Memory Cost"). The article's 2·s·b·h·L (k = 1) leaves out the
 /// one layer recomputed at a time; so that k = 1 stays the article's, the
 /// segment counts its other k − 1 layers.
-pub fn activations(c: &Config) -> Bytes {
-    let t = c.layout.tp;
+///
+/// Under `megatron`, the ends as Megatron-LM's estimator counts them
+/// (`megatron/training/theoretical_memory_usage.py`): the first stage's input
+/// embedding for each micro-batch in flight, 8 bytes per token id and a 1-byte
+/// dropout mask per value, s·b·(8 + h) (÷ t with sequence parallelism, which
+/// scatters the embedding's output); the last stage's inputs to the output
+/// layer and the cross-entropy loss, 4·s·b·h·(1 + V/h)/t for each micro-batch
+/// in flight (the estimator counts it for p = 1; with p > 1 it sizes only the
+/// first stage, and the last holds the same inputs).
+pub fn activation_terms(c: &Config, st: &Stage) -> ActivationTerms {
+    let t = c.layout.tp as f64;
     let sp = c.splits_sequence();
-    let factor = config_activation_factor(c, sp);
-    let sbh = c.seq_len as f64 * c.micro_batch as f64 * c.arch.hidden as f64;
-    let held = micro_batches_held(c.layout.pp, c.grad_accum, c.schedule) as f64;
-    let stage = c.arch.layers.div_ceil(c.layout.pp);
-    let k = c.recompute_every.clamp(1, stage);
-    let layers = if c.recompute == Recompute::Full && k > 1 {
-        let segment = config_activation_factor(&Config { recompute: Recompute::None, ..c.clone() }, sp);
-        held * stage.div_ceil(k) as f64 + (k - 1) as f64 * segment / factor
-    } else {
-        held * stage as f64
-    };
-    let bytes = Bytes(sbh * layers * factor + megatron_ends(c, held));
-    let bytes = if c.partition_activations && !sp { bytes / t as f64 } else { bytes };
-    // Context parallelism: each rank holds s/cp of every sequence (its scores s/cp × s).
-    bytes / c.layout.cp as f64
-}
-
-/// Under `megatron`, the ends of the model as Megatron-LM's estimator counts
-/// them: the first stage's input embedding for each micro-batch it holds (8
-/// bytes per token id and a 1-byte dropout mask per value, s·b·(8 + h); ÷ t
-/// with sequence parallelism, which scatters the embedding's output over the
-/// tensor ranks), and with one stage the output layer and the loss,
-/// 4·s·b·h·(1 + V/h)/t.
-pub fn megatron_ends(c: &Config, held: f64) -> f64 {
-    if c.convention != Convention::Megatron {
-        return 0.0;
-    }
+    let factor = layer_factor(c, c.recompute, sp);
     let (s, b, h, v) = (c.seq_len as f64, c.micro_batch as f64, c.arch.hidden as f64, c.arch.vocab as f64);
-    let sp = c.splits_sequence();
-    let embedding = s * b * (8.0 + h) * held / if sp { c.layout.tp as f64 } else { 1.0 };
-    let output = if c.layout.pp == 1 { 4.0 * s * b * h * (1.0 + v / h) / c.layout.tp as f64 } else { 0.0 };
-    embedding + output
+    let k = c.recompute_every.clamp(1, st.layers.max(1));
+    let checkpoints = (c.recompute == Recompute::Full && k > 1)
+        .then(|| (k, st.layers.div_ceil(k), layer_factor(c, Recompute::None, sp).total()));
+    let megatron = c.convention == Convention::Megatron;
+    let held = st.in_flight as f64;
+    let embedding = if megatron && st.first { s * b * (8.0 + h) * held / if sp { t } else { 1.0 } } else { 0.0 };
+    let output = if megatron && st.last { 4.0 * s * b * h * (1.0 + v / h) / t * held } else { 0.0 };
+    ActivationTerms {
+        sbh: s * b * h,
+        factor,
+        in_flight: st.in_flight,
+        layers: st.layers,
+        checkpoints,
+        embedding,
+        output,
+        partition: if c.partition_activations && !sp { t } else { 1.0 },
+        // Context parallelism: each rank holds s/cp of every sequence (its scores s/cp × s).
+        cp: c.layout.cp as f64,
+    }
 }
 
 /// How far each model state is divided over the GPUs.
@@ -260,16 +374,16 @@ pub struct Divisors {
     pub optimizer: f64,
 }
 
-/// How far the busiest GPU's weights and gradients are divided before ZeRO:
+/// How far a stage's weights and gradients are divided before ZeRO:
 ///
-/// - article: P/(t·p), gradients P/p (its 3D formula, verbatim); TSP: both t·p;
-/// - megatron: the busiest pipeline stage is the first, ⌈L/p⌉ layers plus the
-///   input embedding (Megatron-LM's "most loaded shard"), all ÷ t; with p = 1
-///   that is the whole model ÷ t.
+/// - article: P/(t·p), gradients P/p (its 3D formula, verbatim, the same on every stage); TSP: both t·p;
+/// - megatron: the stage's own parameters ÷ t: its layers, the input embedding
+///   on the first stage, the output layer (a copy of a tied embedding, with
+///   p > 1) and the final norm on the last; with p = 1 the whole model ÷ t.
 ///
 /// With expert parallelism (`ep` > 1) the routed experts are divided by ep as
 /// well. Shares are taken of the shape's exact count and applied to P.
-fn state_divisors(c: &Config, ep: u64) -> (f64, f64) {
+fn state_divisors(c: &Config, st: &Stage, ep: u64) -> (f64, f64) {
     let Layout { tp, pp, .. } = c.layout;
     let (t, p) = (tp as f64, pp as f64);
     let a = c.arch;
@@ -278,27 +392,27 @@ fn state_divisors(c: &Config, ep: u64) -> (f64, f64) {
     // The share that stays when the experts are divided by ep (1 without experts or ep).
     let split = if ep > 1 { 1.0 - experts / exact * (1.0 - 1.0 / ep as f64) } else { 1.0 };
     if c.convention == Convention::Megatron && pp > 1 {
-        let emb = a.embedding_params().get();
-        let held = a.layers.div_ceil(pp) as f64 / a.layers as f64;
-        let layers = exact - emb - a.hidden as f64;
-        let routed = experts * held * (1.0 / ep as f64 - 1.0);
-        let stage = (layers * held + routed + (a.vocab * a.hidden) as f64) / (t * exact);
-        return (1.0 / stage, 1.0 / stage);
+        let (vh, h) = ((a.vocab * a.hidden) as f64, a.hidden as f64);
+        let per_layer = (exact - a.embedding_params().get() - h) / a.layers as f64;
+        let routed = experts / a.layers as f64 * (1.0 / ep as f64 - 1.0);
+        let ends = if st.first { vh } else { 0.0 } + if st.last { vh + h } else { 0.0 };
+        let share = (st.layers as f64 * (per_layer + routed) + ends) / (t * exact);
+        return (1.0 / share, 1.0 / share);
     }
     let model = t * p / split;
     let grads = if c.convention == Convention::Article && !c.tsp { p / split } else { model };
     (model, grads)
 }
 
-/// Divisors of the model states ([`state_divisors`]), and with ZeRO the
+/// Divisors of a stage's model states ([`state_divisors`]), and with ZeRO the
 /// replica's states divided again over the d·cp ranks the distributed
 /// optimizer shards over (expert states over t·ep·(d·cp/ep), the same).
 /// Article: M/(p·t), G/p, O/(p·t); ZeRO-1 O/N; ZeRO-2 also G/(p·d); ZeRO-3 also M/N.
-pub fn divisors(c: &Config) -> Divisors {
+pub fn stage_divisors(c: &Config, st: &Stage) -> Divisors {
     let z = c.zero;
     let group = c.layout.shard_group() as f64;
-    let (model, grads) = state_divisors(c, c.ep);
-    let (model_replica, grads_replica) = state_divisors(c, 1);
+    let (model, grads) = state_divisors(c, st, c.ep);
+    let (model_replica, grads_replica) = state_divisors(c, st, 1);
     Divisors {
         model: if z.shards_params() { model_replica * group } else { model },
         gradients: if z.shards_gradients() { grads_replica * group } else { grads },
@@ -435,21 +549,27 @@ fn optimizer_on_gpu(c: &Config, d: &Divisors) -> Bytes {
     c.params * optimizer_bytes(c.optimizer, c.precision) / d.optimizer
 }
 
-/// Memory per GPU for training: model + gradients + optimizer + activations
-/// (+ ZeRO-3 live params) (article, "Total Training Memory"), each divided as
-/// [`divisors`] says, plus the reserve and fragmentation the formulas leave
-/// out (0 under the article's defaults). With offload the optimizer leaves the GPU.
-pub fn training_memory(c: &Config) -> MemoryBreakdown {
-    let d = divisors(c);
+/// One stage's memory per GPU for training: model + gradients + optimizer +
+/// activations (+ ZeRO-3 live params) (article, "Total Training Memory"),
+/// each divided as [`stage_divisors`] says, plus the reserve and fragmentation
+/// the formulas leave out (0 under the article's defaults). With offload the
+/// optimizer leaves the GPU.
+pub fn stage_memory(c: &Config, st: &Stage) -> MemoryBreakdown {
+    let d = stage_divisors(c, st);
     let optimizer = if c.offload.is_on() { Bytes(0.0) } else { optimizer_on_gpu(c, &d) };
     let mut m = MemoryBreakdown::default();
     m[Part::Model] = (c.params * model_bytes(c.precision) / d.model).whole();
     m[Part::Gradients] = (c.params * gradient_bytes(c.grad_dtype) / d.gradients).whole();
     m[Part::Optimizer] = optimizer.whole();
-    m[Part::Activations] = activations(c).whole();
+    m[Part::Activations] = activation_terms(c, st).bytes().whole();
     m[Part::LiveParams] = zero3_live_params(c).whole();
     m[Part::Reserve] = Bytes(m.total().get() * c.fragmentation + c.reserve_bytes).whole();
     m
+}
+
+/// Memory per GPU for training: the heaviest stage's ([`peak_stage`]); with p = 1 the whole model's.
+pub fn training_memory(c: &Config) -> MemoryBreakdown {
+    peak_stage(c).1
 }
 
 /// The GPUs of one node that share its CPU memory and NVMe.
@@ -461,11 +581,10 @@ fn gpus_in_node(c: &Config) -> f64 {
 /// GPU's optimizer shard (unless it is on NVMe) plus its fp32 gradient copy
 /// (4 bytes/param, sharded like the optimizer), for the GPUs of one node. Zero
 /// without offload.
-pub fn cpu_offload_per_node(c: &Config) -> Bytes {
-    let d = divisors(c);
+pub fn cpu_offload_per_node(c: &Config, d: &Divisors) -> Bytes {
     let per_gpu = match c.offload {
         Offload::None => return Bytes(0.0),
-        Offload::Optimizer => optimizer_on_gpu(c, &d) + c.params * BytesPerParam(4.0) / d.optimizer,
+        Offload::Optimizer => optimizer_on_gpu(c, d) + c.params * BytesPerParam(4.0) / d.optimizer,
         Offload::OptimizerNvme => c.params * BytesPerParam(4.0) / d.optimizer,
     };
     (per_gpu * gpus_in_node(c)).whole()
@@ -473,9 +592,9 @@ pub fn cpu_offload_per_node(c: &Config) -> Bytes {
 
 /// NVMe per node when the optimizer is offloaded there (ZeRO-Infinity,
 /// Rajbhandari et al. 2021): the optimizer shards of the node's GPUs.
-pub fn nvme_offload_per_node(c: &Config) -> Bytes {
+pub fn nvme_offload_per_node(c: &Config, d: &Divisors) -> Bytes {
     if c.offload != Offload::OptimizerNvme {
         return Bytes(0.0);
     }
-    (optimizer_on_gpu(c, &divisors(c)) * gpus_in_node(c)).whole()
+    (optimizer_on_gpu(c, d) * gpus_in_node(c)).whole()
 }

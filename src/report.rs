@@ -234,6 +234,9 @@ impl fmt::Display for Warning {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Report {
     pub config: Config,
+    /// The heaviest pipeline stage (the whole model with p = 1): the verdict's.
+    pub stage: memory::Stage,
+    /// Its memory per GPU.
     pub per_gpu: MemoryBreakdown,
     pub divisors: memory::Divisors,
     pub inference: Bytes,
@@ -340,6 +343,12 @@ impl Report {
     pub fn dp_comm(&self) -> Bytes {
         parallel::dp_comm_bytes(&self.config)
     }
+    /// Every pipeline stage with its memory per GPU, first to last (the page's
+    /// stage chart and the JSON; the verdict needs only the heaviest, [`Report::stage`]).
+    pub fn stages(&self) -> Vec<(memory::Stage, MemoryBreakdown)> {
+        memory::stages(&self.config).map(|s| (s, memory::stage_memory(&self.config, &s))).collect()
+    }
+
     /// The same configuration under another ZeRO stage (the ZeRO paper's figure).
     pub fn with_zero(&self, zero: ZeroStage) -> Report {
         self.with(|c| c.zero = zero)
@@ -355,7 +364,7 @@ impl Report {
 
 /// The rules of [`Warning`] that `c` bends; `m` is its memory per GPU and
 /// `cpu` what offload puts in a node's CPU memory.
-pub fn warnings(c: &Config, m: &MemoryBreakdown, cpu: Bytes) -> Vec<Warning> {
+pub fn warnings(c: &Config, stage: &memory::Stage, m: &MemoryBreakdown, cpu: Bytes) -> Vec<Warning> {
     let mut w = Vec::new();
     let Layout { tp, pp, .. } = c.layout;
     if tp > c.gpus_per_node {
@@ -398,7 +407,7 @@ pub fn warnings(c: &Config, m: &MemoryBreakdown, cpu: Bytes) -> Vec<Warning> {
         w.push(Warning::LiveParamsLarge);
     }
     if c.attention == Attention::Standard && c.recompute == Recompute::None {
-        let flash = memory::activations(&Config { attention: Attention::Flash, ..c.clone() }).get();
+        let flash = memory::activation_terms(&Config { attention: Attention::Flash, ..c.clone() }, stage).bytes().get();
         if m[Part::Activations].get() > 1.1 * flash {
             w.push(Warning::ScoresStored { with_flash: flash });
         }
@@ -429,17 +438,40 @@ pub fn warnings(c: &Config, m: &MemoryBreakdown, cpu: Bytes) -> Vec<Warning> {
 
 /// Evaluates every formula once.
 pub fn evaluate(c: &Config) -> Report {
-    let per_gpu = memory::training_memory(c);
-    let cpu_per_node = memory::cpu_offload_per_node(c);
+    let (stage, per_gpu) = memory::peak_stage(c);
+    let divisors = memory::stage_divisors(c, &stage);
+    let cpu_per_node = memory::cpu_offload_per_node(c, &divisors);
     Report {
-        warnings: warnings(c, &per_gpu, cpu_per_node),
+        warnings: warnings(c, &stage, &per_gpu, cpu_per_node),
+        stage,
         per_gpu,
-        divisors: memory::divisors(c),
+        divisors,
         inference: memory::inference_memory(c.params, c.inference_dtype).whole(),
         compute: compute::compute(c),
         cpu_per_node,
-        nvme_per_node: memory::nvme_offload_per_node(c),
+        nvme_per_node: memory::nvme_offload_per_node(c, &divisors),
         config: c.clone(),
+    }
+}
+
+/// The JSON's `stages`: one object per stage, its place and its own `per_gpu_bytes`.
+struct StagesJson<'a>(&'a Report);
+
+impl Serialize for StagesJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let stages = self.0.stages();
+        let mut seq = s.serialize_seq(Some(stages.len()))?;
+        for (stage, m) in &stages {
+            #[derive(Serialize)]
+            struct One<'a> {
+                #[serde(flatten)]
+                stage: &'a memory::Stage,
+                per_gpu_bytes: &'a MemoryBreakdown,
+            }
+            seq.serialize_element(&One { stage, per_gpu_bytes: m })?;
+        }
+        seq.end()
     }
 }
 
@@ -464,6 +496,8 @@ impl Serialize for Report {
         o.serialize_field("cp", &c.layout.cp)?;
         o.serialize_field("ep", &c.ep)?;
         o.serialize_field("per_gpu_bytes", m)?;
+        o.serialize_field("peak_stage", &self.stage.index)?;
+        o.serialize_field("stages", &StagesJson(self))?;
         o.serialize_field("gpu_mem_bytes", &c.gpu_mem_bytes)?;
         o.serialize_field("fits", &self.fits())?;
         o.serialize_field("inference_bytes", &self.inference.get())?;

@@ -164,6 +164,19 @@ proptest! {
         }
     }
 
+    /// The verdict's stage is the heaviest of all p, though only three are sized to find it;
+    /// every stage holds its own layers, and they add up to L.
+    #[test]
+    fn the_peak_stage_is_the_heaviest_of_all(s in any_settings()) {
+        let Ok(c) = s.resolve() else { return Ok(()) };
+        let r = evaluate(&c);
+        let stages = r.stages();
+        let heaviest = stages.iter().map(|(_, m)| m.total()).fold(tmath::Bytes(0.0), |a, b| if b > a { b } else { a });
+        prop_assert_eq!(r.per_gpu.total(), heaviest);
+        prop_assert_eq!(stages.iter().map(|(s, _)| s.layers).sum::<u64>(), c.arch.layers);
+        prop_assert!(stages.first().is_some_and(|(s, _)| s.first) && stages.last().is_some_and(|(s, _)| s.last));
+    }
+
     #[test]
     fn recomputation_trades_memory_for_compute(s in any_settings()) {
         // Checkpointing every k > 1 layers can hold more than selective recomputation: k = 1 here.

@@ -460,6 +460,53 @@ fn kv_cache_llama3_70b() {
     assert_eq!(tmath::memory::max_context_tokens(&r.config), 0);
 }
 
+/// Every stage (issue 24): Llama 3 405B's 126 layers on 16 stages (Dubey et
+/// al. 2024, §3.3.2) go 8 to each of the first 14 and 7 to the last 2; under
+/// 1F1B stage i keeps min(m, p − i) micro-batches in flight (Narayanan et al.
+/// 2021, §2.2): 16 … 1 at m = 16; GPipe keeps all m on every stage. Under
+/// `megatron` the first stage holds the input embedding and the last the
+/// output layer and the loss's inputs, 4·s·b·h·(1 + V/h)/t per micro-batch in
+/// flight (Megatron-LM's estimator, `theoretical_memory_usage.py`, which sizes
+/// them for p = 1); the verdict is the heaviest stage's.
+#[test]
+fn every_pipeline_stage() {
+    let q = [
+        ("model", "llama-3-405b"),
+        ("tp", "8"),
+        ("pp", "16"),
+        ("dp", "128"),
+        ("grad-accum", "16"),
+        ("recompute", "full"),
+        ("sequence-parallel", "1"),
+        ("convention", "megatron"),
+    ];
+    let r = eval(&q);
+    let stages = r.stages();
+    let layers: Vec<u64> = stages.iter().map(|(s, _)| s.layers).collect();
+    assert_eq!(layers, [vec![8; 14], vec![7; 2]].concat());
+    let in_flight: Vec<u64> = stages.iter().map(|(s, _)| s.in_flight).collect();
+    assert_eq!(in_flight, (1..=16).rev().collect::<Vec<u64>>());
+    assert_eq!((r.stage.index, r.per_gpu), (0, stages[0].1));
+    // The last stage's output layer and loss: one micro-batch in flight.
+    let (s, b, h, v, t) = (8192.0, 1.0, 16384.0, 128256.0, 8.0);
+    let last = tmath::memory::activation_terms(&r.config, &stages[15].0);
+    assert_eq!(last.output, 4.0 * s * b * h * (1.0 + v / h) / t);
+    assert_eq!(last.embedding, 0.0);
+    let first = tmath::memory::activation_terms(&r.config, &stages[0].0);
+    assert_eq!(first.embedding, s * b * (8.0 + h) * 16.0 / t);
+    // The middle stages hold no end of the model: fewer parameters than the first.
+    assert!(stages[1].1[Part::Model] < stages[0].1[Part::Model]);
+    let gpipe = eval(&[q.as_slice(), &[("schedule", "gpipe")]].concat());
+    assert!(gpipe.stages().iter().all(|(s, _)| s.in_flight == 16));
+    // The article's convention: every stage's model states are P/(t·p), its
+    // own; activations still follow each stage's layers and micro-batches.
+    let article = eval(&[("model", "gpt-3-175b"), ("tp", "8"), ("pp", "8"), ("dp", "16"), ("grad-accum", "64")]);
+    let st = article.stages();
+    assert!(st.iter().all(|(_, m)| m[Part::Model] == st[0].1[Part::Model]));
+    assert!(st[7].1[Part::Activations] < st[0].1[Part::Activations]);
+    assert_eq!(article.stage.index, 0);
+}
+
 /// Serving against one GPU (issue 27): once a context or a batch is given,
 /// the verdict weighs the weights and their KV cache, not the article's 1.2×.
 /// Llama 3 8B on one H200 (143 771 MiB, nvidia-smi), 8 sequences of 131 072
