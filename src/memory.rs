@@ -218,7 +218,7 @@ pub fn config_activation_factor(c: &Config, sequence_parallel: bool) -> f64 {
 
 /// One pipeline stage: its place, its layers, which ends of the model it
 /// holds, and how many micro-batches' activations it keeps at once.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Stage {
     /// From 0.
     pub index: u64,
@@ -229,7 +229,6 @@ pub struct Stage {
     pub last: bool,
     /// Micro-batches in flight: 1F1B's stage i keeps min(m, p − i), GPipe all
     /// m (Narayanan et al. 2021, §2.2); one without pipelining.
-    #[serde(rename = "micro_batches_in_flight")]
     pub in_flight: u64,
 }
 

@@ -463,15 +463,27 @@ impl Serialize for StagesJson<'_> {
         let stages = self.0.stages();
         let mut seq = s.serialize_seq(Some(stages.len()))?;
         for (stage, m) in &stages {
-            #[derive(Serialize)]
-            struct One<'a> {
-                #[serde(flatten)]
-                stage: &'a memory::Stage,
-                per_gpu_bytes: &'a MemoryBreakdown,
-            }
-            seq.serialize_element(&One { stage, per_gpu_bytes: m })?;
+            seq.serialize_element(&StageJson(stage, m))?;
         }
         seq.end()
+    }
+}
+
+/// One stage's object: its place, then its `per_gpu_bytes` (a map written by
+/// hand: serde's `flatten` cost the page 3 KiB).
+struct StageJson<'a>(&'a memory::Stage, &'a MemoryBreakdown);
+
+impl Serialize for StageJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let StageJson(st, m) = self;
+        let mut o = s.serialize_struct("Stage", 6)?;
+        o.serialize_field("index", &st.index)?;
+        o.serialize_field("layers", &st.layers)?;
+        o.serialize_field("first", &st.first)?;
+        o.serialize_field("last", &st.last)?;
+        o.serialize_field("micro_batches_in_flight", &st.in_flight)?;
+        o.serialize_field("per_gpu_bytes", m)?;
+        o.end()
     }
 }
 

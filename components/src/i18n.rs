@@ -443,6 +443,18 @@ pub fn thousands_not_kibi(lang: Lang, n: u64) -> Option<String> {
     })
 }
 
+/// The stage chart's caption: "Memory per GPU on each of the 16 pipeline stages; the verdict is stage 1's".
+pub fn stages_caption(lang: Lang, p: u64, peak: u64) -> String {
+    match lang {
+        Lang::En => {
+            format!("Memory per GPU on each of the {p} pipeline stages: the heaviest, stage {peak}, is the verdict's")
+        }
+        Lang::Ko => {
+            format!("파이프라인 스테이지 {p}개 각각의 GPU당 메모리: 판정은 가장 무거운 스테이지 {peak}의 값입니다")
+        }
+    }
+}
+
 /// "8 GPUs", "GPU 8장", with the right plural.
 pub fn gpus(lang: Lang, n: u64) -> String {
     match (lang, n) {
@@ -756,6 +768,11 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "every-state" => ("weights, gradients and optimizer states", "가중치·그래디언트·옵티마이저 상태 모두"),
         "other-convention-article" => ("The article's equations", "원문의 식으로는"),
         "other-convention-megatron" => ("Megatron-LM's accounting would", "Megatron-LM 방식으로는"),
+        "stage" => ("stage", "스테이지"),
+        "stages-key" => (
+            "Under each stage: its layers × the micro-batches it holds in flight; E the input embedding, L the output layer and the loss. Frameworks log one rank's memory, Megatron-LM the last stage's.",
+            "스테이지마다 아래 숫자는 층 수 × 동시에 들고 있는 마이크로배치 수입니다. E는 입력 임베딩, L은 출력층과 손실입니다. 프레임워크는 한 랭크의 메모리만 기록하며, Megatron-LM은 마지막 스테이지의 값을 남깁니다.",
+        ),
         "axis-d" => ("d only", "데이터 병렬만"),
         "axis-none" => ("No parallelism (1\u{a0}GPU)", "병렬화 없음 (GPU\u{a0}1장)"),
         "axis-td" => ("t × d", "t × d"),

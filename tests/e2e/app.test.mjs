@@ -456,3 +456,27 @@ test("entries: P as the formulas write it, days grouped, typing computes once it
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+// Issue 24: every pipeline stage, side by side, with the core's numbers.
+test("the stage chart: every stage of Llama 3 405B on 16 stages, the heaviest the verdict's", async () => {
+  const pairs = [["model", "llama-3-405b"], ["tp", "8"], ["pp", "16"], ["dp", "128"], ["zero", "1"], ["recompute", "full"],
+    ["sequence-parallel", "1"], ["gpu", "h100-80gb"], ["grad-accum", "16"], ["convention", "megatron"]];
+  for (const lang of ["en", "ko"]) {
+    const q = new URLSearchParams([...pairs, ["lang", lang]]).toString();
+    const { page, context, problems } = await open(env.browser, `${env.server.base}?${q}`, { origin: env.server.origin });
+    await page.waitForSelector('[data-testid="stages"]:not([hidden])');
+    const core = tmathJson(pairs);
+    const dom = (await page.getAttribute('[data-testid="stages"]', "data-bytes")).split(",").map(Number);
+    assert.deepEqual(dom, core.stages.map((s) => s.per_gpu_bytes.total), lang);
+    assert.equal(core.per_gpu_bytes.total, Math.max(...dom));
+    assert.equal(core.stages[core.peak_stage].per_gpu_bytes.total, core.per_gpu_bytes.total);
+    await page.locator('[data-testid="stage-chart"]').screenshot({ path: path.join(ensureArtifacts(), `stages-405b-${lang}.png`) });
+    assert.deepEqual(problems, []);
+    await context.close();
+  }
+  // One stage: no stage chart.
+  const { page, context } = await open(env.browser, `${env.server.base}?model=llama-3-8b`, { origin: env.server.origin });
+  await page.waitForTimeout(300);
+  assert.equal(await page.isVisible('[data-testid="stages"]'), false);
+  await context.close();
+});

@@ -114,8 +114,8 @@ pub fn only(parts: &[(usize, f64)]) -> Vec<f64> {
 }
 
 /// The segments of a report's per-GPU memory, bottom first.
-pub fn segments(r: &Report) -> Vec<f64> {
-    r.per_gpu.parts().iter().map(|(_, b)| b.get()).collect()
+pub fn segments(m: &tmath::memory::MemoryBreakdown) -> Vec<f64> {
+    m.parts().iter().map(|(_, b)| b.get()).collect()
 }
 
 /// The legend of what some bar shows: a part at zero in every bar is left out
@@ -163,7 +163,12 @@ fn training_and_inference(ctx: Ctx) -> Vec<Bar> {
             format!("{} ({})", ctx.t("inference"), r.config.inference_dtype)
         };
         vec![
-            Bar { label: ctx.t("training").to_string(), segments: segments(r), current: true, ..Bar::default() },
+            Bar {
+                label: ctx.t("training").to_string(),
+                segments: segments(&r.per_gpu),
+                current: true,
+                ..Bar::default()
+            },
             Bar {
                 label: inference_label,
                 segments: only(&[(Part::Model as usize, weights), (crate::charts::theme::OVERHEAD, serving - weights)]),
@@ -191,7 +196,7 @@ fn variant_bars(ctx: Ctx, variants: &'static [Variant]) -> Vec<Bar> {
                 } else {
                     format!("✗\u{a0}{}", ctx.t("does-not-fit"))
                 },
-                segments: report.as_ref().map(segments).unwrap_or_default(),
+                segments: report.as_ref().map(|r| segments(&r.per_gpu)).unwrap_or_default(),
                 current: v.query.is_empty(),
             }
         })
@@ -250,6 +255,7 @@ pub fn MemoryView(
             let remedies = Signal::derive(move || ctx.result.with(|r| r.as_ref().map(|r| tmath::remedy::for_config(&r.config)).unwrap_or_default()));
             view! { <Remedies remedies=remedies /> }
         })}
+        {(mode == Mode::Page).then(|| view! { <super::stages::StageChart /> })}
         <BreakdownTable compact=mode != Mode::Page />
         {(mode == Mode::Page).then(|| view! { <super::validation::Validation /> })}
     }

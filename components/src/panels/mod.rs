@@ -11,6 +11,7 @@ pub mod inference;
 pub mod memory;
 pub mod model_states;
 pub mod planner;
+pub mod stages;
 pub mod sweeps;
 pub mod three_d;
 pub mod validation;

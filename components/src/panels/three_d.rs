@@ -136,7 +136,7 @@ pub fn ThreeDView(
                             layout.dp,
                             if alt.fits() { "✓" } else { "✗" }
                         ),
-                        segments: segments(&alt),
+                        segments: segments(&alt.per_gpu),
                         current: layout == r.config.layout,
                     }
                 })
