@@ -182,8 +182,12 @@ proptest! {
         // Checkpointing every k > 1 layers can hold more than selective recomputation: k = 1 here.
         let at = |recompute| evaluate(&Settings { recompute, recompute_every: 1, ..s.clone() }.resolve().unwrap());
         let (none, selective, full) = (at(Recompute::None), at(Recompute::Selective), at(Recompute::Full));
-        prop_assert!(full.per_gpu[Part::Activations] <= selective.per_gpu[Part::Activations]);
-        prop_assert!(selective.per_gpu[Part::Activations] <= none.per_gpu[Part::Activations]);
+        // Stage by stage: the heaviest stage need not be the same one under each.
+        let acts = |r: &tmath::Report| r.stages().iter().map(|(_, m)| m[Part::Activations]).collect::<Vec<_>>();
+        let (n, sel, f) = (acts(&none), acts(&selective), acts(&full));
+        for i in 0..n.len() {
+            prop_assert!(f[i] <= sel[i] && sel[i] <= n[i], "stage {}: {:?} {:?} {:?}", i, f[i], sel[i], n[i]);
+        }
         prop_assert!(none.hardware_flops() <= selective.hardware_flops() && selective.hardware_flops() <= full.hardware_flops());
     }
 

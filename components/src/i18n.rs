@@ -543,7 +543,7 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "custom" => ("custom", "직접 입력"),
         "grad-dtype-auto" => ("auto (article: as the model; megatron: fp32)", "자동 (원문: 모델과 동일, Megatron: fp32)"),
         "position-limit" => ("the model's position limit", "모델이 읽는 최대 길이"),
-        "memory-would-hold" => ("the memory would hold", "메모리로는"),
+        "memory-would-hold" => ("while the memory would hold", "메모리만 따지면"),
         "weights-alone-too-big" => ("the weights alone exceed one GPU", "가중치만으로 GPU 한 장을 넘습니다"),
         "bytes-per-param-unit" => ("B/param", "바이트/파라미터"),
         "note-fp32-gradients" => (
@@ -588,6 +588,7 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "kv-cache" => ("KV cache", "KV 캐시"),
         "weights-plus-kv" => ("weights + KV cache", "가중치 + KV 캐시"),
         "longest-context" => ("longest context on one GPU", "GPU 한 장의 최장 컨텍스트"),
+        "longest-context-each" => ("longest context per sequence on one GPU", "GPU 한 장에서 시퀀스당 최장 컨텍스트"),
         "serving-vs-context" => ("Serving memory against the context", "컨텍스트 길이에 따른 추론 메모리"),
         "context-axis" => ("context (tokens)", "컨텍스트 (토큰)"),
         "standard" => ("stored (s × s)", "저장 (s × s)"),
@@ -739,20 +740,20 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "prev-slide" => ("Previous slide", "이전 슬라이드"),
         "next-slide" => ("Next slide", "다음 슬라이드"),
         "leave-slides" => ("Leave the slides", "발표 끝내기"),
-        "preset-7b" => ("7B on one A100 80 GB (the article's example)", "A100 80\u{a0}GB 한 장에 7B (원문 예시)"),
-        "preset-activations-7b" => ("A 7B model at 4,096 tokens", "시퀀스 길이 4,096의 7B 모델"),
-        "preset-zero-paper" => ("ZeRO paper: 7.5B on 64 GPUs", "ZeRO 논문: GPU 64장에 7.5B"),
+        "preset-7b" => ("7B on one A100 80 GB (the article's example)", "A100 80\u{a0}GB 한 장에 70억 파라미터 모델 (원문 예시)"),
+        "preset-activations-7b" => ("A 7B model at 4,096 tokens", "시퀀스 길이 4,096의 70억 파라미터 모델"),
+        "preset-zero-paper" => ("ZeRO paper: 7.5B on 64 GPUs", "ZeRO 논문: GPU 64장에 75억 파라미터"),
         "preset-gpt-3" => ("GPT-3 175B on 1,024 A100s (t·p·d = 8·8·16)", "A100 1,024장(t·p·d = 8·8·16)에 GPT-3 175B"),
-        "preset-70b-fsdp" => ("70B with FSDP (ZeRO-3): 8 vs 16 GPUs", "FSDP(ZeRO-3)로 70B: GPU 8장과 16장"),
+        "preset-70b-fsdp" => ("70B with FSDP (ZeRO-3): 8 vs 16 GPUs", "FSDP(ZeRO-3)로 700억 모델: GPU 8장과 16장"),
         "preset-70b-8" => (
             "70B with FSDP (ZeRO-3) on 8 GPUs: does not fit",
-            "FSDP(ZeRO-3)로 GPU 8장에 70B: 메모리 부족",
+            "FSDP(ZeRO-3)로 GPU 8장에 700억 모델: 메모리 부족",
         ),
-        "preset-70b-16" => ("70B with FSDP on 16 GPUs and full recomputation", "FSDP로 GPU 16장에 70B, 전체 재계산"),
+        "preset-70b-16" => ("70B with FSDP on 16 GPUs and full recomputation", "FSDP로 GPU 16장에 700억 모델, 전체 재계산"),
         "preset-405b" => ("Llama 3 405B on 16,384 H100s (t·p·d = 8·16·128)", "H100 16,384장(t·p·d = 8·16·128)에 Llama 3 405B"),
-        "preset-lesson-a100" => ("Lesson prices: 70B on 1,024 A100s at $2/h", "강의 가격: A100 1,024장에 70B, 시간당 $2"),
-        "preset-lesson-h100" => ("Lesson prices: 70B on 1,024 H100s at $3.50/h", "강의 가격: H100 1,024장에 70B, 시간당 $3.50"),
-        "preset-chinchilla-70b" => ("Chinchilla: 70B on 1.4T tokens", "친칠라: 1.4조 토큰으로 학습한 70B"),
+        "preset-lesson-a100" => ("Lesson prices: 70B on 1,024 A100s at $2/h", "강의 가격: A100 1,024장에 700억 모델, 시간당 $2"),
+        "preset-lesson-h100" => ("Lesson prices: 70B on 1,024 H100s at $3.50/h", "강의 가격: H100 1,024장에 700억 모델, 시간당 $3.50"),
+        "preset-chinchilla-70b" => ("Chinchilla: 70B on 1.4T tokens", "1.4조 토큰으로 학습한 700억 모델"),
         "preset-megatron-22b" => ("Megatron paper: 22B", "Megatron 논문: 22B"),
         "preset-megatron-175b" => ("Megatron paper: 175B", "Megatron 논문: 175B"),
         "preset-megatron-530b" => ("Megatron paper: 530B", "Megatron 논문: 530B"),
@@ -888,7 +889,7 @@ pub fn warning(lang: Lang, w: &Warning) -> String {
             tmath::units::group_thousands(&limit.to_string())
         ),
         Warning::AttentionFlops { share, with_attention } => format!(
-            "6PD는 어텐션 연산을 빠뜨립니다: 이 시퀀스 길이에서는 {:.0}% 더 많아 {}\u{a0}FLOPs입니다 (PaLM 부록 B)",
+            "6PD에는 어텐션 연산이 빠져 있습니다. 이 시퀀스 길이에서 넣으면 {:.0}% 많은 {}\u{a0}FLOPs입니다 (PaLM 부록 B)",
             100.0 * share,
             format_sig(*with_attention)
         ),
@@ -966,7 +967,7 @@ fn error_text(lang: Lang, e: &SettingError, field: String) -> String {
             format!("{field}: '{}' was not applied, since {}", cut(value), config_error(lang, why))
         }
         (Lang::Ko, SettingError::Refused { value, why, .. }) => format!(
-            "{field}: {} 적용하지 않았습니다. {}",
+            "{field}: {} 적용하지 않았습니다. {}.",
             josa(&format!("'{}'", cut(value)), "을", "를"),
             config_error(lang, why)
         ),
@@ -1001,7 +1002,10 @@ pub fn config_error(lang: Lang, e: &ConfigError) -> String {
             )
         }
         ConfigError::TpNotDividingHeads { tp, heads } => {
-            format!("t\u{a0}=\u{a0}{} 어텐션 헤드 {heads}개를 나누지 못합니다", josa(&tp.to_string(), "이", "가"))
+            format!(
+                "t\u{a0}=\u{a0}{}는 어텐션 헤드 {heads}개를 똑같이 나눌 수 없습니다",
+                josa(&tp.to_string(), "으로", "로")
+            )
         }
         ConfigError::TooManyGpus => "t·p·d가 10⁹ GPU를 넘습니다".into(),
         ConfigError::HeadsNotDividingHidden { hidden, heads } => {

@@ -94,7 +94,7 @@ pub static FIGURES: &[Figure] = &[
     Figure {
         view: View::Inference,
         controls: &[K::Params, K::InferenceDtype, K::Gpu, K::Context, K::Batch],
-        height: 700.0,
+        height: 720.0,
     },
     Figure { view: View::ModelStates, controls: &[K::Params, K::Precision, K::Optimizer], height: 540.0 },
     Figure {

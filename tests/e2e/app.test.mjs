@@ -219,7 +219,7 @@ test("an impossible link shows its own numbers, less the refused key, in both la
     const { page, context, problems } = await open(env.browser, `${env.server.base}?${q}`, { origin: env.server.origin });
     assertSameAsCore(await domBytes(page), tmathJson([["model", "qwen2.5-7b"], ["gpus", "8"]]), q);
     const notice = await page.textContent('[data-testid="url-errors"]');
-    assert.match(notice, lang === "en" ? /'8' was not applied, since tp 8 does not divide the 28 attention heads/ : /'8'을 적용하지 않았습니다\. t\s=\s8이 어텐션 헤드 28개를 나누지 못합니다/);
+    assert.match(notice, lang === "en" ? /'8' was not applied, since tp 8 does not divide the 28 attention heads/ : /'8'을 적용하지 않았습니다\. t\s=\s8로는 어텐션 헤드 28개를 똑같이 나눌 수 없습니다\./);
     assert.equal(await page.$('[data-testid="stale"]'), null, "no 'last valid numbers'");
     const after = await waitForQuery(page, (q) => !q.has("tp"));
     assert.equal(after.get("gpus"), "8");
@@ -416,7 +416,7 @@ test("serving: the verdict weighs the KV cache once a context is set, and the mo
   await kv.waitFor({ state: "attached" });
   assert.equal(await kv.getAttribute("data-max-context"), "1027635");
   assert.equal(await kv.getAttribute("data-longest-context"), "131072");
-  assert.match(await kv.textContent(), /131,072\u00a0tokens \(the model's position limit; the memory would hold 1,027,635\u00a0tokens\)/);
+  assert.match(await kv.textContent(), /131,072\u00a0tokens \(the model's position limit, while the memory would hold 1,027,635\u00a0tokens\)/);
   // Beyond it, the context field says so.
   await page.fill('input[name="context"]', "200000");
   await page.press('input[name="context"]', "Enter");

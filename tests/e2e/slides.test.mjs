@@ -234,8 +234,8 @@ test("the 3D slide: every bar with its verdict, the bar that fits readable, and 
     assert.match(summary, lang === "en" ? /8·8·16: [\d.]+\u00a0GB ✓\u00a0fits/ : /8·8·16: [\d.]+\u00a0GB ✓\u00a0메모리\u00a0충분/);
     assert.match(summary, lang === "en" ? /1·1·1024: [\d,]+\u00a0GB ✗\u00a0does\u00a0not\u00a0fit/ : /1·1·1024: [\d,]+\u00a0GB ✗/);
     const why = await page.textContent('[data-testid="three-d-why"]');
-    assert.match(why, lang === "en" ? /÷\u00a062\.5, not t·p\u00a0=\u00a064: the first stage holds 12 of 96 layers/ : /t·p\u00a0=\u00a064가 아닌 ÷\u00a062\.5/);
-    assert.match(why, lang === "en" ? /The article's equations give [\d.]+\u00a0GB per GPU: gradients/ : /원문의 식으로는 GPU당 [\d.]+\u00a0GB: 그래디언트/);
+    assert.match(why, lang === "en" ? /÷\u00a062\.5, not t·p\u00a0=\u00a064: the first stage holds 12 of 96 layers/ : /t·p\u00a0=\u00a064가 아니라 62\.5로 나누는 까닭은 첫 스테이지가 층 96개 중 12개와 임베딩을 맡기 때문입니다/);
+    assert.match(why, lang === "en" ? /The article's equations give [\d.]+\u00a0GB per GPU: gradients/ : /원문의 식으로는 GPU당 [\d.]+\u00a0GB가 됩니다\(그래디언트 [\d.]+\u00a0GB, 여기서는/);
     // The axis stops short of the 3.4 TB bar: the 65 GB one is read against the 86 GB line.
     const chart = await page.$('[data-testid="three-d-chart"]');
     const png = await chart.screenshot();

@@ -5,10 +5,10 @@
 use plotters::style::RGBColor;
 
 /// Segment colours by part: weights, gradients, optimizer, activations, live
-/// params, reserve and fragmentation, inference overhead. Distinguishable for
-/// the common colour-vision deficiencies (Okabe–Ito); charts also hatch them,
-/// so colour is never the only signal.
-pub const PALETTE: [RGBColor; 7] = [
+/// params, reserve and fragmentation, inference overhead, the KV cache.
+/// Distinguishable for the common colour-vision deficiencies (Okabe–Ito);
+/// charts also hatch them, so colour is never the only signal.
+pub const PALETTE: [RGBColor; 8] = [
     RGBColor(0, 114, 178),
     RGBColor(230, 159, 0),
     RGBColor(0, 158, 115),
@@ -16,10 +16,13 @@ pub const PALETTE: [RGBColor; 7] = [
     RGBColor(86, 180, 233),
     RGBColor(153, 153, 153),
     RGBColor(240, 228, 66),
+    RGBColor(213, 94, 0),
 ];
 
 /// The palette index of the serving bar's overhead (after the parts of [`tmath::memory::Part`]).
 pub const OVERHEAD: usize = tmath::memory::Part::COUNT;
+/// The palette index of the serving bar's KV cache, once a context or a batch is given.
+pub const KV_CACHE: usize = OVERHEAD + 1;
 
 /// The palette colour of a part (the last colour for anything beyond).
 pub fn color(part: usize) -> RGBColor {

@@ -9,7 +9,7 @@ use crate::bind::text;
 use crate::charts::geometry::Bar;
 use crate::charts::line_chart::{LineChart, LineScene, Point, Rule, Series, YAxis};
 use crate::charts::stacked_bars::StackedBars;
-use crate::charts::theme::OVERHEAD;
+use crate::charts::theme::{KV_CACHE, OVERHEAD};
 use crate::ctx::use_ctx;
 use crate::i18n;
 use leptos::prelude::*;
@@ -40,6 +40,8 @@ pub fn InferenceView(
         let lang = ctx.lang.get();
         r.with(|r| {
             let current = inference_weight_bytes(r.config.inference_dtype);
+            // With a context or a batch given, each bar is its weights and the KV cache (the verdict's).
+            let kv = r.config.serving_given.then(|| kv_cache_bytes(&r.config).get());
             DTYPES
                 .iter()
                 .map(|&(dtype, name)| {
@@ -48,7 +50,10 @@ pub fn InferenceView(
                     Bar {
                         label: name.to_string(),
                         sub: i18n::bytes_per_param_short(lang, bytes),
-                        segments: only(&[(Part::Model as usize, weights.get()), (OVERHEAD, overhead.get())]),
+                        segments: match kv {
+                            Some(kv) => only(&[(Part::Model as usize, weights.get()), (KV_CACHE, kv)]),
+                            None => only(&[(Part::Model as usize, weights.get()), (OVERHEAD, overhead.get())]),
+                        },
                         current: bytes == current.0,
                     }
                 })
@@ -77,13 +82,15 @@ pub fn InferenceView(
             let c = &r.config;
             let u = ctx.units();
             let tokens = |n: u64| i18n::tokens(ctx.lang.get(), n);
+            // At a batch of several sequences, the length is each one's.
+            let longest_key = if c.batch > 1 { "longest-context-each" } else { "longest-context" };
             let longest = match longest_context(c) {
                 (0, _) => ctx.t("weights-alone-too-big").to_string(),
-                (n, ContextBound::Memory) => format!("{} {}", ctx.t("longest-context"), tokens(n)),
+                (n, ContextBound::Memory) => format!("{} {}", ctx.t(longest_key), tokens(n)),
                 // The model reads no more: say so, and what the memory alone would hold.
                 (n, ContextBound::Positions) => format!(
-                    "{} {} ({}; {} {})",
-                    ctx.t("longest-context"),
+                    "{} {} ({}, {} {})",
+                    ctx.t(longest_key),
                     tokens(n),
                     ctx.t("position-limit"),
                     ctx.t("memory-would-hold"),

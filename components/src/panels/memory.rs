@@ -106,7 +106,7 @@ pub fn Remedies(
 /// Segments that hold only the given (palette index, bytes): a bar of one part,
 /// or the serving bar's weights and overhead.
 pub fn only(parts: &[(usize, f64)]) -> Vec<f64> {
-    let mut out = vec![0.0; crate::charts::theme::OVERHEAD + 1];
+    let mut out = vec![0.0; crate::charts::theme::KV_CACHE + 1];
     for &(i, bytes) in parts {
         out[i] = bytes;
     }
@@ -127,7 +127,10 @@ pub fn legend_of(ctx: Ctx, bars: Signal<Vec<Bar>>) -> Signal<Vec<(usize, String)
             let shown = |i: usize| bars.iter().any(|b| b.segments.get(i).is_some_and(|&x| x > 0.0));
             let parts = Part::ALL.iter().map(|&p| (p as usize, p.key()));
             parts
-                .chain(std::iter::once((crate::charts::theme::OVERHEAD, "part-overhead")))
+                .chain([
+                    (crate::charts::theme::OVERHEAD, "part-overhead"),
+                    (crate::charts::theme::KV_CACHE, "kv-cache"),
+                ])
                 .filter(|&(i, _)| shown(i))
                 .map(|(i, key)| (i, ctx.t(key).to_string()))
                 .collect::<Vec<_>>()
@@ -156,6 +159,13 @@ fn training_and_inference(ctx: Ctx) -> Vec<Bar> {
     ctx.shown.with(|r| {
         let serving = r.inference_per_gpu().get();
         let weights = serving / tmath::memory::INFERENCE_OVERHEAD;
+        // Once a context or a batch is given, the serving bar is the weights and their KV cache.
+        let (extra, extra_at) = if r.config.serving_given {
+            let mp = r.config.layout.model_parallel() as f64;
+            (tmath::memory::kv_cache_bytes(&r.config).get() / mp, crate::charts::theme::KV_CACHE)
+        } else {
+            (serving - weights, crate::charts::theme::OVERHEAD)
+        };
         let mp = r.config.layout.model_parallel();
         let inference_label = if mp > 1 {
             format!("{} ÷ t·p\u{a0}=\u{a0}{mp} ({})", ctx.t("inference"), r.config.inference_dtype)
@@ -171,7 +181,7 @@ fn training_and_inference(ctx: Ctx) -> Vec<Bar> {
             },
             Bar {
                 label: inference_label,
-                segments: only(&[(Part::Model as usize, weights), (crate::charts::theme::OVERHEAD, serving - weights)]),
+                segments: only(&[(Part::Model as usize, weights), (extra_at, extra)]),
                 ..Bar::default()
             },
         ]

@@ -40,7 +40,10 @@ fn divisor_notes(lang: Lang, r: &Report) -> Vec<String> {
                 "÷\u{a0}{by}, not t·p\u{a0}=\u{a0}{tp_pp}: the first stage holds {held} of {layers} layers and the embedding"
             ),
             Lang::Ko => format!(
-                "t·p\u{a0}=\u{a0}{tp_pp}가 아닌 ÷\u{a0}{by}: 첫 스테이지가 층 {layers}개 중 {held}개와 임베딩을 맡습니다"
+                "t·p\u{a0}=\u{a0}{}가 아니라 {} 나누는 까닭은 첫 스테이지가 층 {layers}개 중 {held}개와 임베딩을 맡기 때문입니다",
+                crate::i18n::josa(&tp_pp.to_string(), "이", "가").trim_end_matches(['이', '가']).to_string()
+                    + if crate::i18n::josa(&tp_pp.to_string(), "이", "가").ends_with('이') { "이" } else { "" },
+                crate::i18n::josa(&by, "으로", "로")
             ),
         });
     }
@@ -86,7 +89,7 @@ fn other_convention(ctx: Ctx, here: &Report) -> Option<String> {
         let (a, b) = (fmt(there.per_gpu.get(p).get()), fmt(here.per_gpu.get(p).get()));
         why.push(match lang {
             Lang::En => format!("{} {a} ({b} here)", ctx.t(p.key())),
-            Lang::Ko => format!("{} {a} (여기서는 {b})", ctx.t(p.key())),
+            Lang::Ko => format!("{} {a}, 여기서는 {b}", ctx.t(p.key())),
         });
     }
     let key = match other {
@@ -95,9 +98,16 @@ fn other_convention(ctx: Ctx, here: &Report) -> Option<String> {
     };
     let head = match lang {
         Lang::En => format!("{} give {} per GPU", ctx.t(key), fmt(there.per_gpu.total().get())),
-        Lang::Ko => format!("{} GPU당 {}", ctx.t(key), fmt(there.per_gpu.total().get())),
+        Lang::Ko => {
+            format!("{} GPU당 {}", ctx.t(key), crate::i18n::josa(&fmt(there.per_gpu.total().get()), "이", "가"))
+        }
     };
-    Some(if why.is_empty() { head } else { format!("{head}: {}", why.join(", ")) })
+    Some(match (lang, why.is_empty()) {
+        (Lang::Ko, true) => format!("{head} 됩니다"),
+        (Lang::Ko, false) => format!("{head} 됩니다({})", why.join("; ")),
+        (Lang::En, true) => head,
+        (Lang::En, false) => format!("{head}: {}", why.join(", ")),
+    })
 }
 
 #[component]
