@@ -127,6 +127,45 @@ choice!(
 );
 
 choice!(
+    /// The data type of the optimizer's moments (Adam's m and v, SGD's momentum):
+    /// fp32 as the article counts them; bf16 where the states follow pure-bf16
+    /// weights (`torch.optim.AdamW` on bf16 parameters, as torchtune trains) or
+    /// Megatron-LM's precision-aware optimizer (`--exp-avg-dtype`).
+    ExpAvgDtype {
+        Fp32 = "fp32",
+        Bf16 = "bf16",
+        Fp8 = "fp8",
+    }
+);
+
+impl ExpAvgDtype {
+    /// Bytes per moment value.
+    pub fn bytes(self) -> f64 {
+        match self {
+            ExpAvgDtype::Fp32 => 4.0,
+            ExpAvgDtype::Bf16 => 2.0,
+            ExpAvgDtype::Fp8 => 1.0,
+        }
+    }
+}
+
+choice!(
+    /// How the loss computes the cross-entropy of the logits (practice beyond the
+    /// article; what the last pipeline stage holds at its peak, [`crate::memory::logit_terms`]).
+    Loss {
+        /// PyTorch's `cross_entropy` on an fp32 copy of the whole logits
+        /// (torchtitan, torchtune's plain path, Hugging Face).
+        Standard = "standard",
+        /// Megatron-LM's vocab-parallel cross-entropy: one fp32 copy, computed in
+        /// place (its default and its `--cross-entropy-loss-fusion` alike).
+        Fused = "fused",
+        /// torchtune's `CEWithChunkedOutputLoss`: the logits in `loss-chunks`
+        /// pieces, each upcast to fp32 on its own.
+        Chunked = "chunked",
+    }
+);
+
+choice!(
     /// The MLP block's form (practice beyond the article).
     Mlp {
         /// Two h×f matrices (GPT, the article's 8h² with f = 4h).
@@ -343,6 +382,8 @@ pub struct Config {
     pub precision: Precision,
     pub grad_dtype: GradDtype,
     pub optimizer: Optimizer,
+    /// The optimizer's moments' type (fp32 unless given).
+    pub exp_avg_dtype: ExpAvgDtype,
     pub recompute: Recompute,
     pub sequence_parallel: bool,
     pub partition_activations: bool,
@@ -371,6 +412,14 @@ pub struct Config {
     /// Standard under the article's convention, flash under `megatron`, unless given.
     pub attention: Attention,
     pub schedule: Schedule,
+    /// Virtual pipeline stages per rank (interleaved 1F1B; 1: none).
+    pub vpp: u64,
+    /// Layers of the first and of the last pipeline stage (`None`: spread evenly).
+    pub pp_first_layers: Option<u64>,
+    pub pp_last_layers: Option<u64>,
+    /// The loss's cross-entropy, and its pieces when chunked.
+    pub loss: Loss,
+    pub loss_chunks: u64,
     /// With full recomputation, a checkpoint every k-th layer (1: every layer).
     pub recompute_every: u64,
     /// Memory per GPU the formulas leave out (CUDA context, NCCL, framework), bytes.

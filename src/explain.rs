@@ -1,9 +1,11 @@
 //! Every number with its formula, the values substituted, and its source:
 //! `s·b·h·L·(10 + 24/t + 5as/(ht)) = 2048·4·6144·48·(10 + 3 + 13.3) = 59.3 GiB`.
 
-use crate::config::{Convention, Precision, Recompute};
+use crate::config::{Convention, Loss, Precision, Recompute};
 use crate::memory::Part;
-use crate::memory::{activation_terms, gradient_bytes, inference_weight_bytes, model_bytes, optimizer_bytes};
+use crate::memory::{
+    activation_terms, gradient_bytes, inference_weight_bytes, logit_terms, model_bytes, optimizer_bytes,
+};
 use crate::report::Report;
 use crate::units::{format_count, ByteUnit, Bytes};
 
@@ -14,6 +16,8 @@ pub fn note_english(key: &str) -> &'static str {
         "note-master-copy" => "Mixed precision keeps a 4-byte fp32 copy of the weights, counted here as the article does: 2 + 2 + 12\u{a0}=\u{a0}16 bytes/param. Lessons quoting 12 bytes/param (105\u{a0}GB per GPU for 70B on 8 GPUs) forget this copy; 16 gives 140\u{a0}GB.",
         "note-pipeline-activations" => "Pipeline parallelism does not shrink activations: the first stage keeps min(m, p) micro-batches of L/p layers.",
         "note-live-zero3-only" => "Only ZeRO-3 gathers parameters on the fly.",
+        "note-logits" => "The last stage's loss: each micro-batch in flight keeps its fp32 log-probabilities (4 bytes per logit) until its backward, and one adds its transient (the bf16 logits, or the fp32 gradients). The loss key says whose cross-entropy.",
+        "note-logits-article" => "The article's formulas have no term for the loss; under the megatron convention it is the last stage's largest transient.",
         "note-achieved-flops" => "τ is the achieved FLOP/s, not the datasheet peak: the article cites 150 (GPT-NeoX) and 180 (FlashAttention) per A100; below 115 something is wrong.",
         "note-200b" => "Whatever the Chinchilla point, the article advises against fewer than 200B tokens.",
         "note-hardware-flops" => "Model FLOPs, as published runs report them: recomputation is left out here and lengthens the time instead (hardware work at the same achieved FLOP/s).",
@@ -42,6 +46,7 @@ impl Item {
         Item::Part(Part::Gradients),
         Item::Part(Part::Optimizer),
         Item::Part(Part::Activations),
+        Item::Part(Part::Logits),
         Item::Part(Part::LiveParams),
         Item::Part(Part::Reserve),
         Item::Inference,
@@ -200,7 +205,7 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
             note: (!megatron && t > 1).then_some("note-article-gradients"),
         },
         Item::Part(Part::Optimizer) => {
-            let total = optimizer_bytes(c.optimizer, c.precision).0;
+            let total = optimizer_bytes(c.optimizer, c.precision, c.exp_avg_dtype).0;
             let master = if c.precision == Precision::Mixed { 4.0 } else { 0.0 };
             Explanation {
                 formula: format!(
@@ -263,9 +268,17 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
             };
             // The stage's layers and micro-batches in flight, as the article writes them for the first stage.
             let st = r.stage;
-            let layers = if st.layers == c.arch.layers.div_ceil(p) { "⌈L/p⌉" } else { "⌊L/p⌋" };
+            let uneven = c.pp_first_layers.is_some() || c.pp_last_layers.is_some();
+            let layers = match (st.chunks > 1, uneven) {
+                (true, _) => "L/(p·v)".to_string(),
+                (false, true) => terms.layers.to_string(),
+                _ if st.layers == c.arch.layers.div_ceil(p) => "⌈L/p⌉".to_string(),
+                _ => "⌊L/p⌋".to_string(),
+            };
             let held = match (c.schedule, st.index) {
                 (crate::config::Schedule::Gpipe, _) => "m".to_string(),
+                // Interleaved 1F1B: the warm-up forwards of the v chunks, and one more.
+                _ if st.chunks > 1 => format!("min(m·v, {}·2 + (v − 1)·p + 1)", p - 1 - st.index),
                 (_, 0) => "min(m, p)".to_string(),
                 (_, i) => format!("min(m, p − {i})"),
             };
@@ -276,7 +289,7 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
                 (first, last) => {
                     let per = |x: &str| if p > 1 { format!("{x}·{held}") } else { x.to_string() };
                     let emb = if sp { per("s·b·(8 + h)/t") } else { per("s·b·(8 + h)") };
-                    let out = per("4·s·b·h·(1 + V/h)/t");
+                    let out = per("4·s·b·h/t");
                     match (first, last) {
                         (true, true) => format!(" + {emb} + {out}"),
                         (true, false) => format!(" + {emb}"),
@@ -322,6 +335,51 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
                     Cite::Paper("Korthikanti et al. 2022, Table 2"),
                 ],
                 note: (p > 1).then_some("note-pipeline-activations"),
+            }
+        }
+        Item::Part(Part::Logits) => {
+            let terms = logit_terms(c, &r.stage);
+            let (peak, peak_value, sources): (String, String, &'static [Cite]) = match c.loss {
+                Loss::Standard => {
+                    ("8".into(), "8".into(), &[Cite::Paper("PyTorch cross_entropy: log_softmax + nll_loss")])
+                }
+                Loss::Fused => (
+                    "2".into(),
+                    "2".into(),
+                    &[
+                        Cite::Paper("Megatron-LM, tensor_parallel/cross_entropy.py"),
+                        Cite::Paper("Korthikanti et al. 2022, §4.1"),
+                    ],
+                ),
+                Loss::Chunked => {
+                    ("max(2 + 4/n, 8/n)".into(), n(terms.peak), &[Cite::Paper("torchtune, CEWithChunkedOutputLoss")])
+                }
+            };
+            let parallel = match (t > 1, c.layout.cp > 1) {
+                (false, false) => "",
+                (true, false) => "/t",
+                (false, true) => "/cp",
+                (true, true) => "/(t·cp)",
+            };
+            let held = if p > 1 { "k" } else { "1" };
+            let divisor = t * c.layout.cp;
+            let divide = if divisor > 1 { format!("/{divisor}") } else { String::new() };
+            Explanation {
+                formula: format!("s·b·V{parallel}·(4·{held} + {peak})"),
+                substituted: if terms.logits > 0.0 {
+                    format!(
+                        "{}·{}·{}{divide}·(4·{} + {peak_value}) = {}",
+                        c.seq_len,
+                        c.micro_batch,
+                        c.arch.vocab,
+                        terms.in_flight,
+                        bytes(m[Part::Logits])
+                    )
+                } else {
+                    format!("0 = {}", bytes(m[Part::Logits]))
+                },
+                sources,
+                note: Some(if c.convention == Convention::Megatron { "note-logits" } else { "note-logits-article" }),
             }
         }
         Item::Part(Part::LiveParams) => Explanation {

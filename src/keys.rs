@@ -631,6 +631,52 @@ key_table! {
             set: |s, v| s.schedule = Schedule::parse(v.text()).unwrap_or(s.schedule),
         },
     },
+    Vpp => Key {
+        name: "vpp", aliases: &[], kind: whole(1, 1024),
+        help: help!("virtual pipeline stages per rank: interleaved 1F1B (default 1)"),
+        access: Access::Calc { get: |s| int(s.vpp), shown: None, set: |s, v| s.vpp = v.whole() },
+    },
+    PpFirstLayers => Key {
+        name: "pp-first-layers", aliases: &[], kind: whole(1, 100_000),
+        help: help!("layers of the first pipeline stage (default: spread evenly)"),
+        access: Access::Calc {
+            get: |s| s.pp_first_layers.map(|x| Value::Num(x as f64)),
+            shown: None,
+            set: |s, v| s.pp_first_layers = Some(v.whole()),
+        },
+    },
+    PpLastLayers => Key {
+        name: "pp-last-layers", aliases: &[], kind: whole(1, 100_000),
+        help: help!("layers of the last pipeline stage (default: spread evenly)"),
+        access: Access::Calc {
+            get: |s| s.pp_last_layers.map(|x| Value::Num(x as f64)),
+            shown: None,
+            set: |s, v| s.pp_last_layers = Some(v.whole()),
+        },
+    },
+    ExpAvgDtype => Key {
+        name: "exp-avg-dtype", aliases: &[], kind: Kind::Choice(ExpAvgDtype::names),
+        help: help!("the optimizer's moments: fp32 (default), bf16 (pure-bf16 training, torchtune) or fp8"),
+        access: Access::Calc {
+            get: |s| word(s.exp_avg_dtype.as_str()),
+            shown: None,
+            set: |s, v| s.exp_avg_dtype = ExpAvgDtype::parse(v.text()).unwrap_or(s.exp_avg_dtype),
+        },
+    },
+    Loss => Key {
+        name: "loss", aliases: &[], kind: Kind::Choice(Loss::names),
+        help: help!("the loss's logits on the last stage (megatron): standard (PyTorch, fp32 copy), fused (Megatron-LM, in place; default) or chunked"),
+        access: Access::Calc {
+            get: |s| word(s.loss.as_str()),
+            shown: None,
+            set: |s, v| s.loss = Loss::parse(v.text()).unwrap_or(s.loss),
+        },
+    },
+    LossChunks => Key {
+        name: "loss-chunks", aliases: &[], kind: whole(1, 4096),
+        help: help!("with loss=chunked: pieces the logits are cut into (default 8, as torchtune)"),
+        access: Access::Calc { get: |s| int(s.loss_chunks), shown: None, set: |s, v| s.loss_chunks = v.whole() },
+    },
     RecomputeEvery => Key {
         name: "recompute-every", aliases: &[], kind: whole(1, 100_000),
         help: help!("with recompute=full: a checkpoint every k-th layer (default 1)"),

@@ -86,7 +86,7 @@ pub fn longest_context(c: &Config) -> (u64, ContextBound) {
 /// Bytes per parameter of the model states before any sharding: weights,
 /// gradients and optimizer (article: 2 + 2 + 12 = 16 for mixed precision with AdamW).
 pub fn state_bytes_per_param(c: &Config) -> [BytesPerParam; 3] {
-    [model_bytes(c.precision), gradient_bytes(c.grad_dtype), optimizer_bytes(c.optimizer, c.precision)]
+    [model_bytes(c.precision), gradient_bytes(c.grad_dtype), optimizer_bytes(c.optimizer, c.precision, c.exp_avg_dtype)]
 }
 
 /// memory_model: 4 bytes/param in fp32, 2 in fp16, bf16 or mixed (article, "Model Parameters").
@@ -107,12 +107,14 @@ pub fn gradient_bytes(dtype: GradDtype) -> BytesPerParam {
 
 /// memory_optimizer = states + a 4-byte fp32 master copy when mixed (article,
 /// "Optimizer States"): AdamW 4 + 4 (+4) = 12, 8-bit Adam 1 + 1 (+4) = 6,
-/// SGD with momentum 4 (+4) = 8, SGD 0 (+4) = 4.
-pub fn optimizer_bytes(optimizer: Optimizer, precision: Precision) -> BytesPerParam {
+/// SGD with momentum 4 (+4) = 8, SGD 0 (+4) = 4. With `moments` other than
+/// fp32, Adam's two moments and SGD's momentum take its bytes (bf16: AdamW
+/// 2 + 2); 8-bit Adam's are its own.
+pub fn optimizer_bytes(optimizer: Optimizer, precision: Precision, moments: ExpAvgDtype) -> BytesPerParam {
     let states = match optimizer {
-        Optimizer::AdamW => 8.0,
+        Optimizer::AdamW => 2.0 * moments.bytes(),
         Optimizer::Adam8bit => 2.0,
-        Optimizer::SgdMomentum => 4.0,
+        Optimizer::SgdMomentum => moments.bytes(),
         Optimizer::Sgd => 0.0,
     };
     let master = if precision == Precision::Mixed { 4.0 } else { 0.0 };
@@ -222,28 +224,96 @@ pub fn config_activation_factor(c: &Config, sequence_parallel: bool) -> f64 {
 pub struct Stage {
     /// From 0.
     pub index: u64,
+    /// The rank's layers (all its virtual stages).
     pub layers: u64,
     /// Holds the input embedding.
     pub first: bool,
     /// Holds the output layer and the loss.
     pub last: bool,
     /// Micro-batches in flight: 1F1B's stage i keeps min(m, p − i), GPipe all
-    /// m (Narayanan et al. 2021, §2.2); one without pipelining.
+    /// m (Narayanan et al. 2021, §2.2); one without pipelining. Interleaved
+    /// (`chunks` v > 1): the model chunks' forwards in flight, each of
+    /// layers/v layers (see [`interleaved_in_flight`]).
     pub in_flight: u64,
+    /// Virtual stages (model chunks) on this rank: `vpp`, 1 without interleaving.
+    pub chunks: u64,
+    /// Micro-batches in flight at the chunk that holds an end of the model (the
+    /// embedding's first chunk, the loss's last): `in_flight` without interleaving.
+    pub ends_in_flight: u64,
 }
 
-/// Stage `i` of `c`'s pipeline. Layers that do not divide evenly go one each
-/// to the first stages (126 layers on 16 stages: 14 of 8, then 2 of 7).
-pub fn stage(c: &Config, i: u64) -> Stage {
+/// Interleaved 1F1B (Narayanan et al. 2021, §2.2; Megatron-LM's
+/// `forward_backward_pipelining_with_interleaving`): rank i runs
+/// (p − i − 1)·2 + (v − 1)·p warm-up forwards of its v model chunks and one
+/// more before its first backward, at most m·v; after that each forward
+/// follows a backward. Forward k runs chunk ⌊k/p⌋ mod v of micro-batch
+/// ⌊k/(p·v)⌋·p + k mod p. Returns the forwards in flight, and those of `chunk`.
+/// On the first stage this is (1 + (p − 1)/(p·v)) times 1F1B's p micro-batches
+/// of L/p layers (Korthikanti et al. 2022, §4.2.3).
+pub fn interleaved_in_flight(p: u64, v: u64, m: u64, rank: u64, chunk: u64) -> (u64, u64) {
+    let warm = ((p - rank - 1) * 2 + (v - 1) * p + 1).min(m * v);
+    let of_chunk = (0..warm).filter(|k| (k / p) % v == chunk && (k / (p * v)) * p + k % p < m).count() as u64;
+    (warm, of_chunk)
+}
+
+/// The layers of stage `i` of `p`: `pp-first-layers` and `pp-last-layers`
+/// where given, the rest spread evenly over the other stages, one more to each
+/// of the first where they do not divide (126 layers on 16 stages: 14 of 8,
+/// then 2 of 7).
+fn stage_layers(c: &Config, i: u64) -> u64 {
     let (l, p) = (c.arch.layers, c.layout.pp.max(1));
+    if p == 1 {
+        return l;
+    }
+    let (first, last) = (c.pp_first_layers, c.pp_last_layers);
+    match (i, first, last) {
+        (0, Some(f), _) => return f,
+        (i, _, Some(z)) if i == p - 1 => return z,
+        _ => {}
+    }
+    // The stages between (and the ends not given) share what is left evenly.
+    let rest = l.saturating_sub(first.unwrap_or(0) + last.unwrap_or(0));
+    let start = u64::from(first.is_some());
+    let shared = p - start - u64::from(last.is_some());
+    if shared == 0 {
+        return 0;
+    }
+    let j = i - start;
+    rest / shared + u64::from(j < rest % shared)
+}
+
+/// Whether `c`'s layers lay out on its stages: every stage at least one layer,
+/// the given first and last stages' within the model, and with `vpp` v > 1 each
+/// stage's layers a multiple of v (Megatron-LM's checks).
+pub fn stages_lay_out(c: &Config) -> bool {
+    let (l, p, v) = (c.arch.layers, c.layout.pp.max(1), c.vpp.max(1));
+    if p == 1 {
+        return true;
+    }
+    let given = c.pp_first_layers.unwrap_or(0) + c.pp_last_layers.unwrap_or(0);
+    let shared = p - u64::from(c.pp_first_layers.is_some()) - u64::from(c.pp_last_layers.is_some());
+    // With both ends given on two stages they are the whole model; otherwise they leave each other stage a layer.
+    let room = if shared == 0 { given == l } else { given + shared <= l };
+    room && (0..p).all(|i| stage_layers(c, i) >= 1 && stage_layers(c, i).is_multiple_of(v))
+}
+
+/// Stage `i` of `c`'s pipeline ([`stage_layers`], its micro-batches in flight).
+pub fn stage(c: &Config, i: u64) -> Stage {
+    let (m, p) = (c.grad_accum, c.layout.pp.max(1));
     let i = i.min(p - 1);
-    let layers = l / p + u64::from(i < l % p);
-    let in_flight = match c.schedule {
-        _ if p == 1 => 1,
-        Schedule::OneFOneB => c.grad_accum.min(p - i),
-        Schedule::Gpipe => c.grad_accum,
+    let layers = stage_layers(c, i);
+    let v = if p > 1 && c.schedule == Schedule::OneFOneB { c.vpp.max(1) } else { 1 };
+    let (in_flight, ends_in_flight) = match c.schedule {
+        _ if p == 1 => (1, 1),
+        Schedule::OneFOneB if v > 1 => {
+            let (warm, first_chunk) = interleaved_in_flight(p, v, m, i, 0);
+            let (_, last_chunk) = interleaved_in_flight(p, v, m, i, v - 1);
+            (warm, if i == 0 { first_chunk } else { last_chunk })
+        }
+        Schedule::OneFOneB => (m.min(p - i), m.min(p - i)),
+        Schedule::Gpipe => (m, m),
     };
-    Stage { index: i, layers, first: i == 0, last: i == p - 1, in_flight }
+    Stage { index: i, layers, first: i == 0, last: i == p - 1, in_flight, chunks: v, ends_in_flight }
 }
 
 /// Every stage of the pipeline, first to last (the page and the JSON; the
@@ -288,7 +358,7 @@ pub struct ActivationTerms {
     pub sbh: f64,
     /// One layer's factor (units of s·b·h).
     pub factor: LayerFactor,
-    /// Micro-batches in flight and the stage's layers.
+    /// Forwards in flight (micro-batches, or model chunks interleaved) and the layers of each.
     pub in_flight: u64,
     pub layers: u64,
     /// With full recomputation and a checkpoint every k > 1 layers: k, the
@@ -335,33 +405,98 @@ impl ActivationTerms {
 /// (`megatron/training/theoretical_memory_usage.py`): the first stage's input
 /// embedding for each micro-batch in flight, 8 bytes per token id and a 1-byte
 /// dropout mask per value, s·b·(8 + h) (÷ t with sequence parallelism, which
-/// scatters the embedding's output); the last stage's inputs to the output
-/// layer and the cross-entropy loss, 4·s·b·h·(1 + V/h)/t for each micro-batch
-/// in flight (the estimator counts it for p = 1; with p > 1 it sizes only the
-/// first stage, and the last holds the same inputs).
+/// scatters the embedding's output); the last stage's inputs to the final norm
+/// and the output layer, 4·s·b·h/t for each micro-batch in flight. The
+/// estimator's other 4·s·b·V/t there, the loss's fp32 logits, is the
+/// [`Part::Logits`] part ([`logit_terms`]), with the transient beside it.
 pub fn activation_terms(c: &Config, st: &Stage) -> ActivationTerms {
     let t = c.layout.tp as f64;
     let sp = c.splits_sequence();
     let factor = layer_factor(c, c.recompute, sp);
-    let (s, b, h, v) = (c.seq_len as f64, c.micro_batch as f64, c.arch.hidden as f64, c.arch.vocab as f64);
-    let k = c.recompute_every.clamp(1, st.layers.max(1));
+    let (s, b, h) = (c.seq_len as f64, c.micro_batch as f64, c.arch.hidden as f64);
+    // A forward in flight holds one model chunk's layers: the stage's, or 1/v of them interleaved.
+    let chunk_layers = st.layers / st.chunks.max(1);
+    let k = c.recompute_every.clamp(1, chunk_layers.max(1));
     let checkpoints = (c.recompute == Recompute::Full && k > 1)
-        .then(|| (k, st.layers.div_ceil(k), layer_factor(c, Recompute::None, sp).total()));
+        .then(|| (k, chunk_layers.div_ceil(k), layer_factor(c, Recompute::None, sp).total()));
     let megatron = c.convention == Convention::Megatron;
-    let held = st.in_flight as f64;
+    let held = st.ends_in_flight as f64;
     let embedding = if megatron && st.first { s * b * (8.0 + h) * held / if sp { t } else { 1.0 } } else { 0.0 };
-    let output = if megatron && st.last { 4.0 * s * b * h * (1.0 + v / h) / t * held } else { 0.0 };
+    let output = if megatron && st.last { 4.0 * s * b * h / t * held } else { 0.0 };
     ActivationTerms {
         sbh: s * b * h,
         factor,
         in_flight: st.in_flight,
-        layers: st.layers,
+        layers: chunk_layers,
         checkpoints,
         embedding,
         output,
         partition: if c.partition_activations && !sp { t } else { 1.0 },
         // Context parallelism: each rank holds s/cp of every sequence (its scores s/cp × s).
         cp: c.layout.cp as f64,
+    }
+}
+
+/// The loss's logits on the last stage, term by term: computed once, summed
+/// by [`LogitTerms::bytes`] and written out by `explain`.
+///
+/// Every micro-batch between its forward and its backward keeps its fp32
+/// log-probabilities (or softmax) for the backward: `saved` = 4 bytes per
+/// logit, the s·b·V/t logits of this rank (the vocabulary split over the
+/// tensor ranks, the sequence over cp). At the loss, one micro-batch adds its
+/// transient, `peak` bytes per logit beyond its own 4:
+///
+/// - `standard`, PyTorch's `cross_entropy(logits.float())` (torchtitan's
+///   `loss_fn`, torchtune's `TransformerDecoder` output `.float()`): in the
+///   backward, `nll_loss_backward`'s fp32 gradient and `log_softmax_backward`'s
+///   fp32 result beside the saved log-probabilities: 4 + 4 = 8 (the forward's
+///   bf16 logits and fp32 copy, 2 + 4, are less);
+/// - `fused`, Megatron-LM's `_VocabParallelCrossEntropy`
+///   (`megatron/core/tensor_parallel/cross_entropy.py`, the fused path shares
+///   `VocabParallelCrossEntropy`): `.float()` makes one fp32 copy beside the
+///   bf16 logits, the softmax is computed and saved in it in place, and the
+///   backward turns it into the gradient in place, which autograd casts back
+///   to bf16: 2 (the bf16 logits in the forward, their bf16 gradient in the backward);
+/// - `chunked` in n pieces, torchtune's `CEWithChunkedOutputLoss`
+///   (`torchtune/modules/loss/ce_chunked_output_loss.py`): the bf16 logits
+///   whole (2) and one piece's fp32 copy (4/n) in the forward, one piece's two
+///   fp32 gradients (8/n) in the backward: max(2 + 4/n, 8/n). With n = 1 it is `standard`.
+///
+/// 0 under the article's convention (its formulas have no loss term) and on
+/// every stage but the last.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LogitTerms {
+    /// Logits of one micro-batch on this rank: s·b·V/(t·cp).
+    pub logits: f64,
+    /// Micro-batches whose log-probabilities wait for their backward.
+    pub in_flight: u64,
+    /// Bytes per logit kept for the backward (4, fp32).
+    pub saved: f64,
+    /// Bytes per logit of one micro-batch's transient at the loss.
+    pub peak: f64,
+}
+
+impl LogitTerms {
+    pub fn bytes(&self) -> Bytes {
+        Bytes(self.logits * (self.saved * self.in_flight as f64 + self.peak))
+    }
+}
+
+/// The loss's logits on stage `st` ([`LogitTerms`]).
+pub fn logit_terms(c: &Config, st: &Stage) -> LogitTerms {
+    let (s, b, v) = (c.seq_len as f64, c.micro_batch as f64, c.arch.vocab as f64);
+    let on = c.convention == Convention::Megatron && st.last;
+    let n = c.loss_chunks.max(1) as f64;
+    let peak = match c.loss {
+        Loss::Standard => 8.0,
+        Loss::Fused => 2.0,
+        Loss::Chunked => (2.0 + 4.0 / n).max(8.0 / n),
+    };
+    LogitTerms {
+        logits: if on { s * b * v / (c.layout.tp * c.layout.cp) as f64 } else { 0.0 },
+        in_flight: st.ends_in_flight,
+        saved: 4.0,
+        peak,
     }
 }
 
@@ -428,6 +563,8 @@ pub enum Part {
     Gradients,
     Optimizer,
     Activations,
+    /// The loss's logits on the last stage ([`logit_terms`]).
+    Logits,
     LiveParams,
     /// What the formulas leave out: the reserve (CUDA context, NCCL, framework) and fragmentation.
     Reserve,
@@ -435,10 +572,17 @@ pub enum Part {
 
 impl Part {
     /// How many parts there are.
-    pub const COUNT: usize = 6;
+    pub const COUNT: usize = 7;
     /// Stacking order, bottom first.
-    pub const ALL: [Part; Part::COUNT] =
-        [Part::Model, Part::Gradients, Part::Optimizer, Part::Activations, Part::LiveParams, Part::Reserve];
+    pub const ALL: [Part; Part::COUNT] = [
+        Part::Model,
+        Part::Gradients,
+        Part::Optimizer,
+        Part::Activations,
+        Part::Logits,
+        Part::LiveParams,
+        Part::Reserve,
+    ];
 
     /// The field's name in the JSON's `per_gpu_bytes`.
     pub fn json_name(self) -> &'static str {
@@ -447,6 +591,7 @@ impl Part {
             Part::Gradients => "gradients",
             Part::Optimizer => "optimizer",
             Part::Activations => "activations",
+            Part::Logits => "logits",
             Part::LiveParams => "zero3_live_params",
             Part::Reserve => "reserve",
         }
@@ -460,6 +605,7 @@ impl Part {
             Part::Gradients => "part-gradients",
             Part::Optimizer => "part-optimizer",
             Part::Activations => "part-activations",
+            Part::Logits => "part-logits",
             Part::LiveParams => "part-zero3-live-params",
             Part::Reserve => "part-reserve",
         }
@@ -472,6 +618,7 @@ impl Part {
             Part::Gradients => "gradients",
             Part::Optimizer => "optimizer states",
             Part::Activations => "activations",
+            Part::Logits => "logits (loss)",
             Part::LiveParams => "ZeRO-3 live params",
             Part::Reserve => "reserve, fragmentation",
         }
@@ -545,7 +692,7 @@ pub fn zero3_live_params(c: &Config) -> Bytes {
 
 /// The optimizer's bytes per GPU when it stays on the GPU.
 fn optimizer_on_gpu(c: &Config, d: &Divisors) -> Bytes {
-    c.params * optimizer_bytes(c.optimizer, c.precision) / d.optimizer
+    c.params * optimizer_bytes(c.optimizer, c.precision, c.exp_avg_dtype) / d.optimizer
 }
 
 /// One stage's memory per GPU for training: model + gradients + optimizer +
@@ -561,6 +708,7 @@ pub fn stage_memory(c: &Config, st: &Stage) -> MemoryBreakdown {
     m[Part::Gradients] = (c.params * gradient_bytes(c.grad_dtype) / d.gradients).whole();
     m[Part::Optimizer] = optimizer.whole();
     m[Part::Activations] = activation_terms(c, st).bytes().whole();
+    m[Part::Logits] = logit_terms(c, st).bytes().whole();
     m[Part::LiveParams] = zero3_live_params(c).whole();
     m[Part::Reserve] = Bytes(m.total().get() * c.fragmentation + c.reserve_bytes).whole();
     m

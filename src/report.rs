@@ -481,7 +481,9 @@ impl Serialize for StageJson<'_> {
         o.serialize_field("layers", &st.layers)?;
         o.serialize_field("first", &st.first)?;
         o.serialize_field("last", &st.last)?;
-        o.serialize_field("micro_batches_in_flight", &st.in_flight)?;
+        // Interleaved, the rank's forwards in flight are of 1/v of its layers each: micro-batches' worth of them.
+        o.serialize_field("micro_batches_in_flight", &(st.in_flight as f64 / st.chunks as f64))?;
+        o.serialize_field("virtual_stages", &st.chunks)?;
         o.serialize_field("per_gpu_bytes", m)?;
         o.end()
     }
@@ -560,6 +562,7 @@ impl Serialize for Report {
         o.serialize_field("precision", &c.precision)?;
         o.serialize_field("grad_dtype", &c.grad_dtype)?;
         o.serialize_field("optimizer", &c.optimizer)?;
+        o.serialize_field("exp_avg_dtype", &c.exp_avg_dtype)?;
         o.serialize_field("recompute", &c.recompute)?;
         o.serialize_field("sequence_parallel", &c.sequence_parallel)?;
         o.serialize_field("partition_activations", &c.partition_activations)?;
@@ -570,6 +573,13 @@ impl Serialize for Report {
         o.serialize_field("offload", &c.offload)?;
         o.serialize_field("attention", &c.attention)?;
         o.serialize_field("schedule", &c.schedule)?;
+        o.serialize_field("vpp", &c.vpp)?;
+        // The layers the first and last stages hold, given or spread evenly.
+        let p = c.layout.pp;
+        o.serialize_field("pp_first_layers", &memory::stage(c, 0).layers)?;
+        o.serialize_field("pp_last_layers", &memory::stage(c, p - 1).layers)?;
+        o.serialize_field("loss", &c.loss)?;
+        o.serialize_field("loss_chunks", &c.loss_chunks)?;
         o.serialize_field("recompute_every", &c.recompute_every)?;
         o.serialize_field("reserve_gb", &(c.reserve_bytes / 1e9))?;
         o.serialize_field("fragmentation_pct", &(c.fragmentation * 100.0))?;

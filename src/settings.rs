@@ -48,6 +48,7 @@ pub struct Settings {
     /// Unset: the model dtype (article), fp32 under the megatron convention.
     pub grad_dtype: Option<GradDtype>,
     pub optimizer: Optimizer,
+    pub exp_avg_dtype: ExpAvgDtype,
     pub recompute: Recompute,
     pub sequence_parallel: bool,
     pub partition_activations: bool,
@@ -71,6 +72,11 @@ pub struct Settings {
     /// Unset: standard under the article's convention, flash under `megatron`.
     pub attention: Option<Attention>,
     pub schedule: Schedule,
+    pub vpp: u64,
+    pub pp_first_layers: Option<u64>,
+    pub pp_last_layers: Option<u64>,
+    pub loss: Loss,
+    pub loss_chunks: u64,
     pub recompute_every: u64,
     /// Unset: 0 under the article's convention, the planner's 1.5 GB and 5 % under `megatron`.
     pub reserve_gb: Option<f64>,
@@ -132,6 +138,7 @@ impl Default for Settings {
             precision: Precision::Mixed,
             grad_dtype: None,
             optimizer: Optimizer::AdamW,
+            exp_avg_dtype: ExpAvgDtype::Fp32,
             recompute: Recompute::None,
             sequence_parallel: false,
             partition_activations: false,
@@ -150,6 +157,11 @@ impl Default for Settings {
             max_positions: None,
             attention: None,
             schedule: Schedule::OneFOneB,
+            vpp: 1,
+            pp_first_layers: None,
+            pp_last_layers: None,
+            loss: Loss::Fused,
+            loss_chunks: 8,
             recompute_every: 1,
             reserve_gb: None,
             fragmentation_pct: None,
@@ -183,6 +195,10 @@ pub enum ConfigError {
     TopKAboveExperts { top_k: u64, experts: u64 },
     /// More parameters active per token than the model has.
     ActiveAboveParams { active: f64, params: f64 },
+    /// The layers do not lay out on the stages: the first and last stages'
+    /// layers leave a middle stage none, or a stage's layers do not split into
+    /// its `vpp` virtual stages (Megatron-LM asks both).
+    StageLayers { layers: u64, pp: u64, vpp: u64 },
 }
 
 impl fmt::Display for ConfigError {
@@ -217,6 +233,12 @@ impl fmt::Display for ConfigError {
                 write!(f, "kv-heads {kv_heads} does not divide heads {heads}")
             }
             ConfigError::TopKAboveExperts { top_k, experts } => write!(f, "top-k {top_k} is above experts {experts}"),
+            ConfigError::StageLayers { layers, pp, vpp: 1 } => {
+                write!(f, "the {layers} layers do not lay out on {pp} stages with pp-first-layers and pp-last-layers")
+            }
+            ConfigError::StageLayers { layers, pp, vpp } => {
+                write!(f, "the {layers} layers do not split into {pp} stages of {vpp} virtual stages each")
+            }
             ConfigError::ActiveAboveParams { active, params } => write!(
                 f,
                 "active-params {} is above params {}",
@@ -243,6 +265,7 @@ impl ConfigError {
             ConfigError::HeadsNotDividingHidden { .. } => &[K::Heads, K::Hidden],
             ConfigError::KvHeadsNotDividingHeads { .. } => &[K::KvHeads, K::Heads],
             ConfigError::TopKAboveExperts { .. } => &[K::TopK, K::Experts],
+            ConfigError::StageLayers { .. } => &[K::PpFirstLayers, K::PpLastLayers, K::Vpp, K::Pp, K::Layers],
             ConfigError::ActiveAboveParams { .. } => &[K::ActiveParams, K::Params],
             ConfigError::EpNotDividingExperts { .. } => &[K::Ep, K::Experts],
             ConfigError::EpNotDividingDataParallel { .. } => &[K::Ep, K::Dp, K::Gpus],
@@ -258,6 +281,7 @@ impl ConfigError {
             ConfigError::HeadsNotDividingHidden { .. } => K::Heads,
             ConfigError::KvHeadsNotDividingHeads { .. } => K::KvHeads,
             ConfigError::TopKAboveExperts { .. } => K::TopK,
+            ConfigError::StageLayers { .. } => K::Pp,
             ConfigError::ActiveAboveParams { .. } => K::ActiveParams,
             ConfigError::EpNotDividingExperts { .. } | ConfigError::EpNotDividingDataParallel { .. } => K::Ep,
         }
@@ -478,11 +502,15 @@ impl Settings {
         if !(dp * cp).is_multiple_of(self.ep) {
             return Err(ConfigError::EpNotDividingDataParallel { ep: self.ep, ranks: dp * cp });
         }
+        let config = self.build(Layout { tp, pp, dp, cp });
+        if !crate::memory::stages_lay_out(&config) {
+            return Err(ConfigError::StageLayers { layers: arch.layers, pp, vpp: self.vpp });
+        }
         let (params, active) = (self.resolved_params().get(), self.resolved_active_params().get());
         if active > params {
             return Err(ConfigError::ActiveAboveParams { active, params });
         }
-        Ok(self.build(Layout { tp, pp, dp, cp }))
+        Ok(config)
     }
 
     /// The [`Config`] of these settings on `layout`, which [`Settings::resolve`] has checked.
@@ -508,6 +536,7 @@ impl Settings {
             precision: self.precision,
             grad_dtype,
             optimizer: self.optimizer,
+            exp_avg_dtype: self.exp_avg_dtype,
             recompute: self.recompute,
             sequence_parallel: self.sequence_parallel,
             partition_activations: self.partition_activations,
@@ -529,6 +558,11 @@ impl Settings {
             max_positions: self.max_positions,
             attention: self.resolved_attention(),
             schedule: self.schedule,
+            vpp: self.vpp,
+            pp_first_layers: self.pp_first_layers,
+            pp_last_layers: self.pp_last_layers,
+            loss: self.loss,
+            loss_chunks: self.loss_chunks,
             recompute_every: self.recompute_every,
             reserve_bytes: self.resolved_reserve_gb() * 1e9,
             fragmentation: self.resolved_fragmentation_pct() / 100.0,

@@ -54,6 +54,9 @@ prop_compose! {
         let (mlp, experts, top_k, shared) = shape;
         let (cp_exp, ep_two, schedule, every, reserve, fragmentation, offload, attention) = practice;
         let cp = 2u64.pow(cp_exp);
+        // Every stage holds a layer (more stages are refused); an even split interleaves in two.
+        let pp = pp.min(layers);
+        let vpp = if ep_two && pp > 1 && layers % (2 * pp) == 0 { 2 } else { 1 };
         // Keep N within 1e6 GPUs.
         let dp = (dp / (tp * pp * cp)).max(1);
         // ep divides the experts and d·cp.
@@ -87,6 +90,9 @@ prop_compose! {
             ep,
             schedule,
             recompute_every: every,
+            vpp,
+            loss: tmath::config::Loss::ALL[every as usize % 3],
+            loss_chunks: every,
             reserve_gb: Some(reserve),
             fragmentation_pct: Some(fragmentation),
             attention,

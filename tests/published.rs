@@ -465,9 +465,11 @@ fn kv_cache_llama3_70b() {
 /// 1F1B stage i keeps min(m, p − i) micro-batches in flight (Narayanan et al.
 /// 2021, §2.2): 16 … 1 at m = 16; GPipe keeps all m on every stage. Under
 /// `megatron` the first stage holds the input embedding and the last the
-/// output layer and the loss's inputs, 4·s·b·h·(1 + V/h)/t per micro-batch in
-/// flight (Megatron-LM's estimator, `theoretical_memory_usage.py`, which sizes
-/// them for p = 1); the verdict is the heaviest stage's.
+/// output layer's inputs, 4·s·b·h/t per micro-batch in flight (Megatron-LM's
+/// estimator, `theoretical_memory_usage.py`, which sizes them for p = 1), and
+/// the loss: its fp32 softmax, 4·s·b·V/t per micro-batch in flight, and the
+/// bf16 logits beside it, 2·s·b·V/t (Megatron-LM's `_VocabParallelCrossEntropy`);
+/// the verdict is the heaviest stage's.
 #[test]
 fn every_pipeline_stage() {
     let q = [
@@ -490,7 +492,9 @@ fn every_pipeline_stage() {
     // The last stage's output layer and loss: one micro-batch in flight.
     let (s, b, h, v, t) = (8192.0, 1.0, 16384.0, 128256.0, 8.0);
     let last = tmath::memory::activation_terms(&r.config, &stages[15].0);
-    assert_eq!(last.output, 4.0 * s * b * h * (1.0 + v / h) / t);
+    assert_eq!(last.output, 4.0 * s * b * h / t);
+    assert_eq!(stages[15].1[Part::Logits].get(), (s * b * v / t * (4.0 + 2.0)).round());
+    assert_eq!(stages[0].1[Part::Logits].get(), 0.0);
     assert_eq!(last.embedding, 0.0);
     let first = tmath::memory::activation_terms(&r.config, &stages[0].0);
     assert_eq!(first.embedding, s * b * (8.0 + h) * 16.0 / t);
@@ -570,8 +574,10 @@ fn activations_generalised_and_flash() {
     let flash = eval(&[("model", "llama-2-70b"), ("seq-len", "4096"), ("attention", "flash")]);
     assert_eq!(flash.per_gpu[Part::Activations].get(), sbhl * 34.0);
     let megatron = eval(&[("model", "llama-2-70b"), ("seq-len", "4096"), ("convention", "megatron")]);
-    // Plus Megatron-LM's ends: the input embedding s·b·(8 + h), the output layer and loss 4·s·b·h·(1 + V/h).
-    let ends = 4096.0 * (8.0 + 8192.0) + 4.0 * 4096.0 * 8192.0 * (1.0 + 32000.0 / 8192.0);
+    // Plus Megatron-LM's ends: the input embedding s·b·(8 + h), the output layer's input 4·s·b·h.
+    let ends = 4096.0 * (8.0 + 8192.0) + 4.0 * 4096.0 * 8192.0;
+    // The loss's fp32 softmax and bf16 logits, 6 bytes per logit: its own part.
+    assert_eq!(megatron.per_gpu[Part::Logits].get(), 6.0 * 4096.0 * 32000.0);
     assert_eq!(megatron.per_gpu[Part::Activations].get(), sbhl * (10.0 + 4.0 + 4.0 * 8.0 / 64.0 + 4.0 * 3.5) + ends);
     assert_close((megatron.per_gpu[Part::Activations].get() - ends) / GB, 76.5, 0.001, "76.5 GB");
 }
@@ -767,4 +773,74 @@ fn hugging_face_configs() {
     assert_eq!(value(&m, "mlp").as_deref(), Some("gelu"));
     assert_close(value(&m, "params").unwrap().parse().unwrap(), 124_439_808.0, 0.01, "GPT-2");
     assert!(m.unused.contains(&"task_specific_params".to_string()));
+}
+
+/// The loss's logits (issue 24; SPEC "Measured fidelity"): "Llama 3 at
+/// s = 8192: 4.2 GB of fp32 logits per sequence", 4·s·V = 4·8192·128256.
+/// Megatron-LM's vocab-parallel cross-entropy keeps them beside the bf16
+/// logits (6 bytes per logit), PyTorch's `cross_entropy` on an fp32 copy adds
+/// two fp32 gradients in the backward (12), torchtune's chunked loss one
+/// piece's (4 + max(2 + 4/n, 8/n)); only the last stage holds them, each
+/// micro-batch in flight its fp32 log-probabilities.
+#[test]
+fn the_loss_logits() {
+    let base = [("model", "llama-3-8b"), ("seq-len", "8192"), ("convention", "megatron")];
+    let sv = 8192.0 * 128256.0;
+    assert_close(4.0 * sv / GB, 4.2, 0.01, "4.2 GB of fp32 logits");
+    let logits = |extra: &[(&str, &str)]| eval(&[base.as_slice(), extra].concat()).per_gpu[Part::Logits].get();
+    assert_eq!(logits(&[]), (6.0 * sv).round());
+    assert_eq!(logits(&[("loss", "standard")]), (12.0 * sv).round());
+    assert_eq!(logits(&[("loss", "chunked"), ("loss-chunks", "8")]), (6.5 * sv).round());
+    assert_eq!(logits(&[("loss", "chunked"), ("loss-chunks", "1")]), logits(&[("loss", "standard")]));
+    // The vocabulary is split over the tensor ranks, the sequence over cp.
+    assert_eq!(logits(&[("tp", "8")]), (6.0 * sv / 8.0).round());
+    assert_eq!(logits(&[("cp", "2")]), (6.0 * sv / 2.0).round());
+    // 1F1B's last stage holds one micro-batch; GPipe's all m, each with its 4 bytes per logit.
+    let p4 = [("pp", "4"), ("grad-accum", "8")];
+    let last = eval(&[base.as_slice(), &p4].concat());
+    let stages = last.stages();
+    assert_eq!(stages[3].1[Part::Logits].get(), (6.0 * sv).round());
+    assert!(stages[..3].iter().all(|(_, m)| m[Part::Logits].get() == 0.0));
+    let gpipe = eval(&[base.as_slice(), &p4, &[("schedule", "gpipe")]].concat());
+    assert_eq!(gpipe.stages()[3].1[Part::Logits].get(), ((4.0 * 8.0 + 2.0) * sv).round());
+    // The article's formulas have no loss term.
+    assert_eq!(eval(&[("model", "llama-3-8b"), ("seq-len", "8192")]).per_gpu[Part::Logits].get(), 0.0);
+}
+
+/// Interleaved 1F1B (SPEC "Measured fidelity"; Korthikanti et al. 2022,
+/// §4.2.3): with v virtual stages per rank the first stage holds
+/// (1 + (p − 1)/(p·v)) times 1F1B's activations. GPT-3 175B's 96 layers on
+/// p = 8, v = 2: 23 forwards of 6 layers, 138 = (1 + 7/16)·96 layer-micro-batches,
+/// and Megatron-LM's last rank runs one forward of its loss chunk before its
+/// first backward. Uneven stages (`pp-first-layers`, `pp-last-layers`): the
+/// rest spread over the stages between.
+#[test]
+fn interleaved_and_uneven_stages() {
+    let q = [
+        ("model", "gpt-3-175b"),
+        ("tp", "8"),
+        ("pp", "8"),
+        ("dp", "16"),
+        ("grad-accum", "64"),
+        ("convention", "megatron"),
+    ];
+    let plain = eval(&q);
+    let interleaved = eval(&[q.as_slice(), &[("vpp", "2")]].concat());
+    let first = |r: &tmath::Report| tmath::memory::activation_terms(&r.config, &r.stages()[0].0);
+    let (a, b) = (first(&plain), first(&interleaved));
+    assert_eq!((a.in_flight, a.layers), (8, 12));
+    assert_eq!((b.in_flight, b.layers), (23, 6));
+    assert_eq!((b.in_flight * b.layers) as f64, (1.0 + 7.0 / 16.0) * (a.in_flight * a.layers) as f64);
+    let last = interleaved.stages()[7].0;
+    assert_eq!((last.in_flight, last.ends_in_flight, last.chunks), (9, 1, 2));
+    // Uneven: 2 layers on the first stage, 6 on the last, 88 over the six between.
+    let uneven = eval(&[q.as_slice(), &[("pp-first-layers", "2"), ("pp-last-layers", "6")]].concat());
+    let layers: Vec<u64> = uneven.stages().iter().map(|(s, _)| s.layers).collect();
+    assert_eq!(layers, [2, 15, 15, 15, 15, 14, 14, 6]);
+    // Layers that do not lay out are refused: 96 = 90 + 6 leaves the six between none; 12 per stage do not split in 5.
+    for bad in [[("pp-first-layers", "90"), ("pp-last-layers", "6")], [("vpp", "5"), ("vpp", "5")]] {
+        let (s, errors) = tmath::settings::Settings::from_pairs([q.as_slice(), &bad].concat());
+        assert!(errors.is_empty());
+        assert!(matches!(s.resolve(), Err(tmath::settings::ConfigError::StageLayers { .. })), "{bad:?}");
+    }
 }

@@ -2,42 +2,57 @@
 //! within its stated threshold, the estimator reimplementation against
 //! figures worked by hand, and the table printed for the closing note.
 
-use tmath::validation::{check, megatron_estimate, table, Published, ROWS};
+use std::collections::HashSet;
+use tmath::validation::{
+    check, median_error, megatron_estimate, table, Published, ESTIMATOR_LIMIT, MEDIAN_LIMIT, ROWS, ROW_LIMIT,
+};
 
 #[test]
-fn every_row_is_within_its_threshold() {
+fn the_table_meets_its_thresholds() {
     let rows = table();
     assert_eq!(rows.len(), ROWS.len(), "every row's query loads");
     for r in &rows {
         println!(
-            "{:<24} {:>10} published {:>8.2} GiB  project {:>8.2} GiB  error {:>+6.1} %  (≤ {:.0} %)",
+            "{:<26} {:<13} {:>10} stage {}/{}  published {:>9.2} GiB  project {:>9.2} GiB  error {:>+6.1} %{}{}",
             r.row.name,
+            r.row.framework.name(),
             r.row.metric.as_str(),
+            r.stage + 1,
+            r.stages,
             r.published / 1073741824.0,
             r.predicted / 1073741824.0,
             100.0 * r.error(),
-            100.0 * r.row.threshold
+            if r.row.inferred { "  (setup partly inferred)" } else { "" },
+            r.row.gap.map(|g| format!("  gap: {}", g.as_str())).unwrap_or_default(),
         );
     }
+    let median = median_error(&rows);
+    let counted = rows.iter().filter(|r| r.counts()).count();
+    println!("median |error| {:.1} % over {counted} fully published measured rows", 100.0 * median);
+    assert!(median <= MEDIAN_LIMIT, "median |error| {:.1} %", 100.0 * median);
     for r in &rows {
-        assert!(r.within(), "{}: {:+.1} % (threshold {:.0} %)", r.row.name, 100.0 * r.error(), 100.0 * r.row.threshold);
+        assert!(r.within(), "{}: {:+.1} %", r.row.name, 100.0 * r.error());
     }
 }
 
-/// Thresholds are stated, and a measured row says what it measures.
+/// At least 30 measured runs from at least three frameworks, each sourced.
 #[test]
-fn rows_are_sourced() {
+fn rows_are_sourced_and_enough() {
+    let measured: Vec<_> = ROWS.iter().filter(|r| matches!(r.published, Published::Measured(_))).collect();
+    assert!(measured.len() >= 30, "{} measured rows", measured.len());
+    let frameworks: HashSet<_> = measured.iter().map(|r| r.framework).collect();
+    assert!(frameworks.len() >= 3, "{} frameworks", frameworks.len());
+    let names: HashSet<_> = ROWS.iter().map(|r| r.name).collect();
+    assert_eq!(names.len(), ROWS.len(), "names are unique");
     for row in ROWS {
         assert!(row.source.starts_with("https://"), "{}", row.name);
-        assert!(row.threshold > 0.0 && row.threshold <= 0.10, "{}", row.name);
-        if row.published == Published::Estimator {
-            assert!(row.threshold <= 0.01, "{}", row.name);
-        }
         if let Published::Measured(bytes) = row.published {
-            assert!(bytes > 1e9, "{}", row.name);
+            assert!(bytes > 1e8, "{}", row.name);
         }
         assert!(check(row).is_some(), "{}", row.name);
     }
+    // The thresholds, pinned: a looser one fails here.
+    assert_eq!((ESTIMATOR_LIMIT, MEDIAN_LIMIT, ROW_LIMIT), (0.01, 0.10, 0.25));
 }
 
 /// The estimator reimplementation, worked by hand for Korthikanti's 22B

@@ -141,7 +141,7 @@ fn receipt(r: &Report) -> String {
             ),
             Part::Optimizer => format!(
                 "{} bytes/param ÷ {}{}",
-                tmath::memory::optimizer_bytes(c.optimizer, c.precision).0,
+                tmath::memory::optimizer_bytes(c.optimizer, c.precision, c.exp_avg_dtype).0,
                 format_short(r.divisors.optimizer),
                 match c.offload {
                     tmath::config::Offload::None => "",
@@ -161,7 +161,11 @@ fn receipt(r: &Report) -> String {
                 c.micro_batch,
                 if l.pp > 1 { format!(", {} schedule", c.schedule) } else { String::new() }
             ),
-            Part::LiveParams => String::new(),
+            Part::Logits if m[part].get() > 0.0 => match c.loss {
+                tmath::config::Loss::Chunked => format!("loss chunked in {}, last stage", c.loss_chunks),
+                loss => format!("loss {loss}, last stage"),
+            },
+            Part::Logits | Part::LiveParams => String::new(),
             Part::Reserve => {
                 format!("{} GB + {} %", format_short(c.reserve_bytes / 1e9), format_short(c.fragmentation * 100.0))
             }

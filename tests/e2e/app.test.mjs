@@ -343,19 +343,42 @@ test("a keystroke in the float explorer or a unit switch runs neither the planne
   await context.close();
 });
 
-test("how close is this to reality: the table opens, every row within its threshold, and a row's link opens its run", async () => {
+test("how close is this to reality: the table opens with its chart, meets its thresholds, and a row's link opens its run", async () => {
   const { page, context, problems } = await open(env.browser, `${env.server.base}?lang=ko`, { origin: env.server.origin });
   await page.click('[data-testid="validation"] summary');
   await page.waitForSelector('[data-testid="validation-row"]');
   const rows = await page.$$eval('[data-testid="validation-row"]', (trs) =>
-    trs.map((tr) => ({ error: Number(tr.dataset.error), href: tr.querySelector("th a").getAttribute("href"), warn: !!tr.querySelector(".warn") })),
+    trs.map((tr) => ({
+      error: Number(tr.dataset.error),
+      counts: tr.dataset.counts === "true",
+      href: tr.querySelector("th a").getAttribute("href"),
+      warn: !!tr.querySelector(".warn"),
+      gap: !!tr.querySelector(".gap"),
+    })),
   );
-  assert.ok(rows.length >= 7, `${rows.length} rows`);
-  for (const r of rows) assert.ok(!r.warn && Math.abs(r.error) <= 0.1, JSON.stringify(r));
+  assert.ok(rows.length >= 33, `${rows.length} rows`);
+  // No row beyond its limit: 25 % unless its gap is stated beside it.
+  for (const r of rows) assert.ok(!r.warn && (Math.abs(r.error) <= 0.25 || r.gap), JSON.stringify(r));
+  const counted = rows.filter((r) => r.counts).map((r) => Math.abs(r.error)).sort((a, b) => a - b);
+  const median = counted.length % 2 ? counted[(counted.length - 1) / 2] : (counted[counted.length / 2 - 1] + counted[counted.length / 2]) / 2;
+  assert.ok(median <= 0.1, `median ${median}`);
+  // The summary states the same median, in Korean.
+  const summary = await page.textContent('[data-testid="validation-summary"]');
+  assert.ok(summary.includes(`${(100 * median).toFixed(1)}%`) && summary.includes("중앙값"), summary);
+  // The chart is drawn: the canvas has ink of more than one colour.
+  const inks = await page.$eval('[data-testid="validation-chart"]', (c) => {
+    const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+    const seen = new Set();
+    for (let i = 0; i < d.length; i += 4 * 97) seen.add(`${d[i]},${d[i + 1]},${d[i + 2]}`);
+    return seen.size;
+  });
+  assert.ok(inks > 4, `${inks} colours`);
   // A row's inputs are the calculator's keys: the link loads without a bad-key notice.
-  await page.goto(new URL(rows[3].href, env.server.base).href);
-  await page.waitForSelector('[data-testid="per-gpu-total"]');
-  assert.equal(await page.$$eval('[data-testid="url-errors"]', (e) => e.length), 0);
+  for (const r of [rows[3], rows[rows.length - 1]]) {
+    await page.goto(new URL(r.href, env.server.base).href);
+    await page.waitForSelector('[data-testid="per-gpu-total"]');
+    assert.equal(await page.$$eval('[data-testid="url-errors"]', (e) => e.length), 0, r.href);
+  }
   assert.deepEqual(problems, []);
   await context.close();
 });

@@ -240,6 +240,38 @@ impl Painter {
         self.ctx.fill();
     }
 
+    /// A ring of radius `r` device pixels (a hollow marker).
+    pub fn ring(&self, x: f64, y: f64, r: f64, color: &str) {
+        self.ctx.set_stroke_style_str(color);
+        self.ctx.set_line_width((0.3 * r).max(self.dpr));
+        self.ctx.begin_path();
+        let _ = self.ctx.arc(x, y, r, 0.0, std::f64::consts::TAU);
+        self.ctx.stroke();
+    }
+
+    /// A filled polygon (a band).
+    pub fn polygon(&self, points: &[(f64, f64)], color: &str) {
+        let Some(&(x, y)) = points.first() else { return };
+        self.ctx.set_fill_style_str(color);
+        self.ctx.begin_path();
+        self.ctx.move_to(x, y);
+        for &(x, y) in &points[1..] {
+            self.ctx.line_to(x, y);
+        }
+        self.ctx.close_path();
+        self.ctx.fill();
+    }
+
+    /// A straight line `width` CSS pixels wide.
+    pub fn line(&self, (x0, y0): (f64, f64), (x1, y1): (f64, f64), width: f64, color: &str) {
+        self.ctx.set_stroke_style_str(color);
+        self.ctx.set_line_width(width * self.dpr);
+        self.ctx.begin_path();
+        self.ctx.move_to(x0, y0);
+        self.ctx.line_to(x1, y1);
+        self.ctx.stroke();
+    }
+
     /// A filled rectangle (a label's background patch).
     pub fn rect(&self, x0: f64, y0: f64, x1: f64, y1: f64, color: &str) {
         self.ctx.set_fill_style_str(color);

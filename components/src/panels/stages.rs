@@ -27,10 +27,11 @@ pub fn StageChart() -> impl IntoView {
                 .map(|(s, m)| Bar {
                     label: (s.index + 1).to_string(),
                     // Layers × micro-batches in flight; E the input embedding, L the output layer and loss.
+                    // Interleaved: forwards in flight × the layers of one virtual stage.
                     sub: format!(
                         "{}{}×{}{}",
                         if s.first { "E " } else { "" },
-                        s.layers,
+                        s.layers / s.chunks,
                         s.in_flight,
                         if s.last { " L" } else { "" }
                     ),

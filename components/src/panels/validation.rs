@@ -1,20 +1,133 @@
 //! "How close is this to reality": the core's validation table under the
 //! memory breakdown, computed when it is opened (it does not follow input:
-//! each row is a fixed published run).
+//! each row is a fixed published run), with a chart of predicted against
+//! measured (log–log, the y = x line and its ±10 % band).
 
-use crate::ctx::use_ctx;
+use crate::charts::canvas::{canvas_view, drawn_canvas, ChartSize, FontSize, Surface};
+use crate::charts::geometry::{log_pos, log_ticks, tick_number, Area};
+use crate::charts::painter::{Align, Baseline};
+use crate::charts::theme::{css_color, theme};
+use crate::ctx::{use_ctx, Ctx};
+use crate::i18n::change_text;
 use crate::tr::Tr;
 use leptos::prelude::*;
-use tmath::validation::{table, Checked, Metric};
+use tmath::keys::K;
+use tmath::page::Lang;
+use tmath::units::ByteUnit;
+use tmath::validation::{median_error, table, Checked, Framework, Metric, Published, Rank, MEDIAN_LIMIT};
 
 /// The published figure's metric, in the page's language.
 fn metric_key(m: Metric) -> &'static str {
     match m {
         Metric::Estimator => "validation-metric-estimator",
         Metric::Allocated => "validation-metric-allocated",
+        Metric::Active => "validation-metric-active",
         Metric::Reserved => "validation-metric-reserved",
         Metric::NvidiaSmi => "validation-metric-nvidia-smi",
     }
+}
+
+/// A framework's colour in the chart (palette index).
+fn framework_color(f: Framework) -> usize {
+    match f {
+        Framework::MegatronLm => 0,
+        Framework::Torchtitan => 1,
+        Framework::Torchtune => 2,
+        Framework::LlamaRecipes => 8,
+    }
+}
+
+/// Frameworks in the legend's order.
+const FRAMEWORKS: [Framework; 4] =
+    [Framework::MegatronLm, Framework::Torchtitan, Framework::Torchtune, Framework::LlamaRecipes];
+
+/// The choices a row's query makes that tell runs of one model apart, as a person says them.
+const TOLD: [K; 6] = [K::Zero, K::Recompute, K::Attention, K::SequenceParallel, K::Optimizer, K::Precision];
+
+/// A row's run in words: the model, its layout (t·p·d, cp) and the choices that set it apart.
+fn run_text(lang: Lang, r: &Checked) -> String {
+    let pairs = tmath::link::parse_query(r.row.query);
+    let value = |k: K| pairs.iter().find(|(key, _)| key == k.row().name).map(|(_, v)| v.clone());
+    let (state, _) = tmath::link::load(r.row.query);
+    let s = &state.settings;
+    let mut parts = vec![r.row.model.to_string()];
+    let dp = s.dp.unwrap_or(1);
+    parts.push(format!("t·p·d\u{a0}=\u{a0}{}·{}·{dp}", s.tp, s.pp));
+    if s.cp > 1 {
+        parts.push(format!("cp\u{a0}{}", s.cp));
+    }
+    if s.vpp > 1 {
+        parts.push(format!("v\u{a0}=\u{a0}{}", s.vpp));
+    }
+    for k in TOLD {
+        // Only what differs from this convention's default: flash under megatron is the default, stored scores are news.
+        match (k, value(k)) {
+            (K::Attention, Some(v)) if v == "flash" => {}
+            (K::Attention, Some(_)) => parts.push(crate::i18n::tr(lang, "validation-scores-stored").to_string()),
+            (K::SequenceParallel, Some(v)) if v == "0" => {}
+            (_, Some(v)) => parts.push(change_text(lang, k, &v)),
+            (_, None) => {}
+        }
+    }
+    parts.join(", ")
+}
+
+/// Which rank the figure is from, and the stage the calculator gives for it.
+fn rank_text(ctx: Ctx, r: &Checked) -> String {
+    let stage = ctx.t("stage");
+    match (r.stages, r.row.rank) {
+        (1, Rank::Peak) => ctx.t("validation-rank-max").to_string(),
+        (1, _) => ctx.t("validation-rank-any").to_string(),
+        (p, Rank::Peak) => format!("{} ({stage} {}/{p})", ctx.t("validation-rank-max"), r.stage + 1),
+        (p, Rank::Stage(_)) => format!("{stage} {}/{p}", r.stage + 1),
+    }
+}
+
+/// The chart's points: (measured, predicted, colour, setup partly inferred).
+type Dot = (f64, f64, usize, bool);
+
+fn draw(surface: &Surface, dots: &[Dot], unit: ByteUnit, names: (&str, &str)) -> Option<()> {
+    let Surface { text, width: w, height: h, em, .. } = surface;
+    let (w, h, em) = (*w, *h, *em);
+    let lo = dots.iter().flat_map(|d| [d.0, d.1]).fold(f64::INFINITY, f64::min) / 1.4;
+    let hi = dots.iter().flat_map(|d| [d.0, d.1]).fold(0.0, f64::max) * 1.4;
+    if !(lo > 0.0 && hi > lo) {
+        return None;
+    }
+    let th = theme();
+    text.rect(0.0, 0.0, w, h, th.bg_css);
+    let ticks = log_ticks(lo, hi, 6);
+    let label = |v: f64| format!("{} {}", tick_number(v / unit.bytes()), unit.symbol());
+    let axis_w = ticks.iter().map(|&t| text.width(&label(t))).fold(0.0, f64::max);
+    let a = Area { left: axis_w + 0.9 * em, top: 1.6 * em, right: w - 0.9 * em, bottom: h - 3.2 * em };
+    let x = |v: f64| log_pos(v, lo, hi, a.left, a.right);
+    let y = |v: f64| log_pos(v, lo, hi, a.bottom, a.top);
+    let grid = "rgba(128,128,128,0.25)";
+    for &t in &ticks {
+        text.line((a.left, y(t)), (a.right, y(t)), 1.0, grid);
+        text.line((x(t), a.top), (x(t), a.bottom), 1.0, grid);
+    }
+    // The ±10 % band around y = x, clipped to the square, and the line itself.
+    let band = [(lo, lo * 1.1), (hi / 1.1, hi), (hi, hi), (hi, hi * 0.9), (lo / 0.9, lo), (lo, lo)];
+    let band: Vec<(f64, f64)> = band.iter().map(|&(u, v)| (x(u), y(v.min(hi)))).collect();
+    text.polygon(&band, "rgba(128,128,128,0.18)");
+    text.line((x(lo), y(lo)), (x(hi), y(hi)), 1.0, th.fg_css);
+    text.line((a.left, a.top), (a.left, a.bottom), 1.0, th.fg_css);
+    text.line((a.left, a.bottom), (a.right, a.bottom), 1.0, th.fg_css);
+    for &(m, p, c, inferred) in dots {
+        if inferred {
+            text.ring(x(m), y(p), 0.38 * em, &css_color(c));
+        } else {
+            text.dot(x(m), y(p), 0.38 * em, &css_color(c));
+        }
+    }
+    for &t in &ticks {
+        text.text(&label(t), a.left - 0.45 * em, y(t), Align::Right, Baseline::Middle, false, th.fg_css);
+        text.text(&label(t), x(t), a.bottom + 0.35 * em, Align::Center, Baseline::Top, false, th.fg_css);
+    }
+    text.text(names.0, (a.left + a.right) / 2.0, h - 0.15 * em, Align::Center, Baseline::Bottom, false, th.fg_css);
+    text.text(names.1, a.left, 0.2 * em, Align::Left, Baseline::Top, false, th.fg_css);
+    Some(())
 }
 
 #[component]
@@ -32,38 +145,85 @@ pub fn Validation() -> impl IntoView {
             let size = move |b: f64| ctx.units().format(tmath::Bytes(b));
             let error = format!("{:+.1}%", 100.0 * r.error()).replace('-', "−");
             let th = |key: &'static str| ctx.t(key);
-            let name = format!("validation-{}", r.row.name);
             let link = format!("?{}", r.row.query);
+            let run = move || run_text(ctx.lang.get(), &r);
+            let rank = rank_text(ctx, &r);
             view! {
-                <tr data-testid="validation-row" data-error=r.error().to_string()>
+                <tr data-testid="validation-row" data-error=r.error().to_string() data-counts=r.counts().to_string()>
                     <th scope="row">
-                        <a href=link>{ctx.t(&name)}</a>
+                        <span class="framework">{r.row.framework.name()}</span>" "
+                        <a href=link>{run}</a>
                         {r.row.inferred.then(|| view! { <span class="detail">" "<Tr key="validation-inferred" /></span> })}
+                        {r.row.gap.map(|g| {
+                            let key = format!("validation-gap-{}", g.as_str());
+                            view! { <span class="detail gap">" "{move || ctx.t(&key)}</span> }
+                        })}
                     </th>
                     // data-label: the column's name, shown beside the value where rows become cards (phones).
                     <td data-label=th("validation-metric")><a href=r.row.source target="_blank" rel="noopener">{ctx.t(metric_key(r.row.metric))}</a></td>
+                    <td data-label=th("validation-rank")>{rank}</td>
                     <td class="num" data-label=th("validation-published")>{move || size(r.published)}</td>
                     <td class="num" data-label=th("validation-predicted")>{move || size(r.predicted)}</td>
                     <td class="num" class:warn=!r.within() data-label=th("validation-error")>{error}</td>
-                    <td class="num" data-label=th("validation-threshold")>{format!("±{}%", tmath::units::format_short(100.0 * r.row.threshold))}</td>
                 </tr>
             }
         }).collect_view()
+    };
+    let summary = move || {
+        rows.with(|r| {
+            r.as_ref().map(|r| {
+                let counted = r.iter().filter(|c| c.counts()).count();
+                let measured = r.iter().filter(|c| matches!(c.row.published, Published::Measured(_))).count();
+                crate::i18n::validation_summary(ctx.lang.get(), measured, counted, median_error(r), MEDIAN_LIMIT)
+            })
+        })
+    };
+    let dots = Memo::new(move |_| {
+        rows.with(|r| {
+            r.iter()
+                .flatten()
+                .filter(|c| matches!(c.row.published, Published::Measured(_)))
+                .map(|c| (c.published, c.predicted, framework_color(c.row.framework), c.row.inferred))
+                .collect::<Vec<Dot>>()
+        })
+    });
+    let canvas = drawn_canvas(ChartSize::Fixed(360.0), FontSize::Px(10.5), move |surface| {
+        let unit = ctx.units();
+        let names = (ctx.t("validation-axis-measured"), ctx.t("validation-axis-predicted"));
+        dots.with(|d| draw(surface, d, unit, names));
+    });
+    let label = Signal::derive(move || ctx.t("validation-chart").to_string());
+    let legend = move || {
+        FRAMEWORKS
+            .iter()
+            .map(|&f| {
+                view! {
+                    <li><span class="swatch" style=format!("background:{}", css_color(framework_color(f))) aria-hidden="true"></span>{f.name()}</li>
+                }
+            })
+            .collect_view()
     };
     view! {
         <details class="validation" data-testid="validation" on:toggle=open>
             <summary><Tr key="validation-title" /></summary>
             <p class="detail"><Tr key="validation-intro" /></p>
+            <p data-testid="validation-summary">{summary}</p>
+            {canvas_view(canvas, ChartSize::Fixed(360.0), "validation-chart", label)}
+            <ul class="chart-legend">
+                {legend}
+                <li><Tr key="validation-legend-hollow" /></li>
+                <li><Tr key="validation-legend-band" /></li>
+            </ul>
             <div class="table-scroll">
                 <table class="breakdown">
                     <thead>
                         <tr>
                             <th scope="col"><Tr key="validation-run" /></th>
                             <th scope="col"><Tr key="validation-metric" /></th>
+                            <th scope="col"><Tr key="validation-rank" /></th>
                             <th scope="col" class="num"><Tr key="validation-published" /></th>
                             <th scope="col" class="num"><Tr key="validation-predicted" /></th>
                             <th scope="col" class="num"><Tr key="validation-error" /></th>
-                            <th scope="col" class="num"><Tr key="validation-threshold" /></th>
                         </tr>
                     </thead>
                     <tbody>{body}</tbody>
