@@ -1,6 +1,6 @@
 //! Catalogues of GPUs and models, each figure with its source.
 
-use crate::config::{Architecture, Mlp};
+use crate::config::{Architecture, Mla, Mlp};
 use serde::Serialize;
 
 /// One accelerator. Every figure carries its source; prices are a dated snapshot.
@@ -426,18 +426,21 @@ pub static MODELS: &[Model] = &[
     Model {
         name: "deepseek-v3",
         label: "DeepSeek-V3 671B",
-        params: 671e9,
-        active_params: 37e9,
+        // The shape's exact count (SPEC): the report's 671B total and 37B activated.
+        params: 671_026_404_352.0,
+        active_params: 37_552_282_624.0,
         arch: Architecture {
             experts: 256,
             top_k: 8,
             shared_experts: 1,
             moe_ffn: 2048,
+            dense_layers: 3,
+            mla: Mla { kv_lora_rank: 512, q_lora_rank: 1536, qk_head_dim: 128, qk_rope_head_dim: 64, v_head_dim: 128 },
             ..Architecture::dense(61, 7168, (128, 128), 18432, 129280, (Mlp::Swiglu, false))
         },
         seq_len: 4096,
         max_positions: 163840,
-        source: "DeepSeek-AI 2024, DeepSeek-V3 technical report, §4.2; shape: deepseek-ai/DeepSeek-V3 config.json (its multi-head latent attention and 3 dense layers are not modelled: the shape counts about 5 % more than the published P)",
+        source: "DeepSeek-AI 2024, DeepSeek-V3 technical report, §4.2; shape: deepseek-ai/DeepSeek-V3 config.json (kv_lora_rank 512, q_lora_rank 1536, qk_nope_head_dim 128, qk_rope_head_dim 64, v_head_dim 128, first_k_dense_replace 3); its multi-token prediction module and FP8 training are not modelled",
     },
     // The four models of Korthikanti et al. 2022, Table 3 (Figure 1).
     Model {

@@ -259,6 +259,30 @@ pub struct Architecture {
     pub shared_experts: u64,
     /// Inner size of one expert.
     pub moe_ffn: u64,
+    /// MoE models whose first k layers are dense (DeepSeek: 3), with the MLP of `ffn`.
+    pub dense_layers: u64,
+    /// Multi-head latent attention (DeepSeek-V2/V3): the compressed KV's rank
+    /// (0: none), the query's (0: a full query projection), and the head
+    /// dimensions of the query/key's plain and rotary parts and of the value.
+    pub mla: Mla,
+}
+
+/// Multi-head latent attention's shape (DeepSeek-AI 2024, DeepSeek-V2 §2.1):
+/// keys and values come from one latent of `kv_lora_rank` plus a shared
+/// rotary key of `qk_rope_head_dim`, which is all the KV cache keeps.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Mla {
+    pub kv_lora_rank: u64,
+    pub q_lora_rank: u64,
+    pub qk_head_dim: u64,
+    pub qk_rope_head_dim: u64,
+    pub v_head_dim: u64,
+}
+
+impl Mla {
+    pub fn is_on(self) -> bool {
+        self.kv_lora_rank > 0
+    }
 }
 
 impl Architecture {
@@ -278,6 +302,8 @@ impl Architecture {
             top_k: 1,
             shared_experts: 0,
             moe_ffn: 4 * hidden,
+            dense_layers: 0,
+            mla: Mla { kv_lora_rank: 0, q_lora_rank: 0, qk_head_dim: 0, qk_rope_head_dim: 0, v_head_dim: 0 },
         }
     }
 
@@ -335,7 +361,34 @@ impl Architecture {
         if !self.is_moe() {
             return Params(0.0);
         }
-        Params(self.layers as f64 * self.mlp_matrices() * (self.hidden * self.moe_ffn) as f64 * self.experts as f64)
+        Params(self.moe_layers() * self.mlp_matrices() * (self.hidden * self.moe_ffn) as f64 * self.experts as f64)
+    }
+
+    /// Layers with experts: all but the first `dense-layers` of a MoE model.
+    pub fn moe_layers(self) -> f64 {
+        if self.is_moe() {
+            self.layers.saturating_sub(self.dense_layers) as f64
+        } else {
+            0.0
+        }
+    }
+
+    /// One layer's attention weights. Standard and GQA: 2h² + 2·h·k·(h/a).
+    /// MLA (DeepSeek-V2 §2.1; the `q_a_proj`, `q_b_proj`, `kv_a_proj_with_mqa`,
+    /// `kv_b_proj` and `o_proj` of its released weights): the query h·r_q +
+    /// r_q + r_q·a·(d + d_R) (h·a·(d + d_R) without a query latent), the keys
+    /// and values h·(r_kv + d_R) + r_kv + r_kv·a·(d + d_v), the output a·d_v·h,
+    /// with the latents' norms.
+    pub fn attention_params(self) -> f64 {
+        let (h, a) = (self.hidden as f64, self.heads as f64);
+        if !self.mla.is_on() {
+            return 2.0 * h * h + 2.0 * h * self.kv_heads as f64 * (h / a);
+        }
+        let m = self.mla;
+        let (rq, rkv) = (m.q_lora_rank as f64, m.kv_lora_rank as f64);
+        let (d, dr, dv) = (m.qk_head_dim as f64, m.qk_rope_head_dim as f64, m.v_head_dim as f64);
+        let query = if rq > 0.0 { h * rq + rq + rq * a * (d + dr) } else { h * a * (d + dr) };
+        query + h * (rkv + dr) + rkv + rkv * a * (d + dv) + a * dv * h
     }
 
     /// The embedding matrices: V·h, twice when untied.
@@ -353,16 +406,14 @@ impl Architecture {
 
     fn count(self, experts_used: u64) -> Params {
         let (l, h, v) = (self.layers as f64, self.hidden as f64, self.vocab as f64);
-        let d_head = h / self.heads as f64;
-        let attention = 2.0 * h * h + 2.0 * h * self.kv_heads as f64 * d_head;
         let g = self.mlp_matrices();
-        let mlp = if self.is_moe() {
-            g * h * self.moe_ffn as f64 * (experts_used + self.shared_experts) as f64 + h * self.experts as f64
-        } else {
-            g * h * self.ffn as f64
-        };
+        let dense = g * h * self.ffn as f64;
+        // MoE layers: the experts used and the shared ones, and the router; the first dense-layers are dense.
+        let moe = g * h * self.moe_ffn as f64 * (experts_used + self.shared_experts) as f64 + h * self.experts as f64;
+        let moe_layers = self.moe_layers();
+        let mlp = moe_layers * moe + (l - moe_layers) * dense;
         let embeddings = if self.tie_embeddings { v * h } else { 2.0 * v * h };
-        Params(l * (attention + mlp + 2.0 * h) + embeddings + h)
+        Params(l * (self.attention_params() + 2.0 * h) + mlp + embeddings + h)
     }
 }
 

@@ -207,6 +207,12 @@ const FIELDS: &[(&str, &[&str])] = &[
     ("top-k", &["num_experts_per_tok", "moe_top_k"]),
     ("shared-experts", &["n_shared_experts"]),
     ("moe-ffn", &["moe_intermediate_size"]),
+    ("dense-layers", &["first_k_dense_replace"]),
+    ("kv-lora-rank", &["kv_lora_rank"]),
+    ("q-lora-rank", &["q_lora_rank"]),
+    ("qk-head-dim", &["qk_nope_head_dim"]),
+    ("qk-rope-head-dim", &["qk_rope_head_dim"]),
+    ("v-head-dim", &["v_head_dim"]),
     ("max-position-embeddings", &["max_position_embeddings", "n_positions", "max_sequence_length", "seq_length"]),
 ];
 

@@ -430,6 +430,60 @@ key_table! {
             set: |s, v| s.moe_ffn = Some(v.whole()),
         },
     },
+    DenseLayers => Key {
+        name: "dense-layers", aliases: &[], kind: whole(0, 1_000_000),
+        help: help!("MoE: the first k layers are dense, with the MLP of ffn (DeepSeek: 3; default 0)"),
+        access: Access::Calc {
+            get: |s| s.dense_layers.map(|x| Value::Num(x as f64)),
+            shown: Some(|s| Value::Num(s.architecture().dense_layers as f64)),
+            set: |s, v| s.dense_layers = Some(v.whole()),
+        },
+    },
+    KvLoraRank => Key {
+        name: "kv-lora-rank", aliases: &[], kind: whole(0, 1_000_000),
+        help: help!("multi-latent attention: the compressed KV's rank (DeepSeek-V3: 512; 0, the default: none)"),
+        access: Access::Calc {
+            get: |s| s.kv_lora_rank.map(|x| Value::Num(x as f64)),
+            shown: Some(|s| Value::Num(s.architecture().mla.kv_lora_rank as f64)),
+            set: |s, v| s.kv_lora_rank = Some(v.whole()),
+        },
+    },
+    QLoraRank => Key {
+        name: "q-lora-rank", aliases: &[], kind: whole(0, 1_000_000),
+        help: help!("MLA: the query's latent rank (DeepSeek-V3: 1536; 0: a full query projection)"),
+        access: Access::Calc {
+            get: |s| s.q_lora_rank.map(|x| Value::Num(x as f64)),
+            shown: Some(|s| Value::Num(s.architecture().mla.q_lora_rank as f64)),
+            set: |s, v| s.q_lora_rank = Some(v.whole()),
+        },
+    },
+    QkHeadDim => Key {
+        name: "qk-head-dim", aliases: &[], kind: whole(1, 1_000_000),
+        help: help!("MLA: the query/key head's plain part (default h/a)"),
+        access: Access::Calc {
+            get: |s| s.qk_head_dim.map(|x| Value::Num(x as f64)),
+            shown: None,
+            set: |s, v| s.qk_head_dim = Some(v.whole()),
+        },
+    },
+    QkRopeHeadDim => Key {
+        name: "qk-rope-head-dim", aliases: &[], kind: whole(1, 1_000_000),
+        help: help!("MLA: the query/key head's rotary part (default 64)"),
+        access: Access::Calc {
+            get: |s| s.qk_rope_head_dim.map(|x| Value::Num(x as f64)),
+            shown: None,
+            set: |s, v| s.qk_rope_head_dim = Some(v.whole()),
+        },
+    },
+    VHeadDim => Key {
+        name: "v-head-dim", aliases: &[], kind: whole(1, 1_000_000),
+        help: help!("MLA: the value head's dimension (default h/a)"),
+        access: Access::Calc {
+            get: |s| s.v_head_dim.map(|x| Value::Num(x as f64)),
+            shown: None,
+            set: |s, v| s.v_head_dim = Some(v.whole()),
+        },
+    },
     Tp => Key {
         name: "tp", aliases: &[], kind: whole(1, 1_000_000), help: help!("tensor-parallel degree t"),
         access: Access::Calc { get: |s| int(s.tp), shown: None, set: |s, v| s.tp = v.whole() },

@@ -40,9 +40,14 @@ pub fn kv_cache_bytes(c: &Config) -> Bytes {
     Bytes(kv_bytes_per_token(c) * c.context as f64 * c.batch as f64)
 }
 
-/// The cache's bytes per token of one sequence: 2·L·k·d_head·bytes(kv-dtype).
+/// The cache's bytes per token of one sequence: 2·L·k·d_head·bytes(kv-dtype);
+/// with multi-head latent attention, the latent and the shared rotary key,
+/// L·(r_kv + d_R)·bytes (DeepSeek-V2 §2.1.2: "only … need to be cached").
 pub fn kv_bytes_per_token(c: &Config) -> f64 {
     let a = c.arch;
+    if a.mla.is_on() {
+        return a.layers as f64 * (a.mla.kv_lora_rank + a.mla.qk_rope_head_dim) as f64 * c.kv_dtype.bytes();
+    }
     let d_head = a.hidden as f64 / a.heads as f64;
     2.0 * a.layers as f64 * a.kv_heads as f64 * d_head * c.kv_dtype.bytes()
 }
@@ -204,13 +209,31 @@ pub fn layer_factor(c: &Config, recompute: Recompute, sequence_parallel: bool) -
     let inside = match c.convention {
         Convention::Article => 24.0 / t,
         Convention::Megatron => {
-            let f = if a.is_moe() { (a.moe_ffn * (a.top_k + a.shared_experts)) as f64 } else { a.ffn as f64 };
-            (4.0 + 4.0 * a.kv_heads as f64 / a.heads as f64 + 4.0 * f / h) / t
+            // A layer's MLP as the layers average it: the experts a token uses, or the dense MLP of the first layers.
+            let moe_share = a.moe_layers() / a.layers.max(1) as f64;
+            let f = moe_share * (a.moe_ffn * (a.top_k + a.shared_experts)) as f64 + (1.0 - moe_share) * a.ffn as f64;
+            (attention_inside(&a) + 4.0 * f / h) / t
         }
     };
     let stores_scores = c.attention == Attention::Standard && recompute == Recompute::None;
     let scores = if stores_scores { 5.0 * a.heads as f64 * c.seq_len as f64 / (h * t) } else { 0.0 };
     LayerFactor { outside, inside, scores }
+}
+
+/// Attention's activations inside the tensor-parallel region, in units of
+/// s·b·h: 2 bytes for each stored value of Q, K, V and of the output
+/// projection's input (Korthikanti et al. 2022, §4.1): 4 + 4·k/a with GQA's k
+/// key/value heads, 8 for multi-head attention. With MLA the query and key are
+/// a·(d + d_R) wide and the value and the output projection's input a·d_v:
+/// 2·(2·a·(d + d_R) + 2·a·d_v)/h.
+fn attention_inside(a: &Architecture) -> f64 {
+    let (h, heads) = (a.hidden as f64, a.heads as f64);
+    if !a.mla.is_on() {
+        return 4.0 + 4.0 * a.kv_heads as f64 / heads;
+    }
+    let m = a.mla;
+    let (qk, v) = (heads * (m.qk_head_dim + m.qk_rope_head_dim) as f64, heads * m.v_head_dim as f64);
+    (2.0 * qk + 2.0 * qk + 2.0 * v + 2.0 * v) / h
 }
 
 /// The factor's total for this configuration (see [`layer_factor`]).

@@ -599,6 +599,12 @@ impl Serialize for Report {
         o.serialize_field("top_k", &a.top_k)?;
         o.serialize_field("shared_experts", &a.shared_experts)?;
         o.serialize_field("moe_ffn", &a.moe_ffn)?;
+        o.serialize_field("dense_layers", &a.dense_layers)?;
+        o.serialize_field("kv_lora_rank", &a.mla.kv_lora_rank)?;
+        o.serialize_field("q_lora_rank", &a.mla.q_lora_rank)?;
+        o.serialize_field("qk_head_dim", &a.mla.qk_head_dim)?;
+        o.serialize_field("qk_rope_head_dim", &a.mla.qk_rope_head_dim)?;
+        o.serialize_field("v_head_dim", &a.mla.v_head_dim)?;
         o.end()
     }
 }

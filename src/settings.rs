@@ -36,6 +36,13 @@ pub struct Settings {
     pub shared_experts: Option<u64>,
     /// Unset: the model's, else `ffn`.
     pub moe_ffn: Option<u64>,
+    pub dense_layers: Option<u64>,
+    /// Multi-head latent attention: kv-lora-rank, q-lora-rank, qk-head-dim, qk-rope-head-dim, v-head-dim.
+    pub kv_lora_rank: Option<u64>,
+    pub q_lora_rank: Option<u64>,
+    pub qk_head_dim: Option<u64>,
+    pub qk_rope_head_dim: Option<u64>,
+    pub v_head_dim: Option<u64>,
     pub tp: u64,
     pub pp: u64,
     pub cp: u64,
@@ -129,6 +136,12 @@ impl Default for Settings {
             top_k: None,
             shared_experts: None,
             moe_ffn: None,
+            dense_layers: None,
+            kv_lora_rank: None,
+            q_lora_rank: None,
+            qk_head_dim: None,
+            qk_rope_head_dim: None,
+            v_head_dim: None,
             tp: 1,
             pp: 1,
             cp: 1,
@@ -306,6 +319,14 @@ impl Settings {
         self.top_k = Some(a.top_k);
         self.shared_experts = Some(a.shared_experts);
         self.moe_ffn = Some(a.moe_ffn);
+        self.dense_layers = Some(a.dense_layers);
+        // A model without latent attention leaves its keys unset.
+        let mla = a.mla.is_on();
+        self.kv_lora_rank = mla.then_some(a.mla.kv_lora_rank);
+        self.q_lora_rank = mla.then_some(a.mla.q_lora_rank);
+        self.qk_head_dim = mla.then_some(a.mla.qk_head_dim);
+        self.qk_rope_head_dim = mla.then_some(a.mla.qk_rope_head_dim);
+        self.v_head_dim = mla.then_some(a.mla.v_head_dim);
         self.seq_len = Some(model.seq_len);
         self.max_positions = Some(model.max_positions);
         self
@@ -370,6 +391,8 @@ impl Settings {
             || self.top_k.is_some()
             || self.shared_experts.is_some()
             || self.moe_ffn.is_some()
+            || self.dense_layers.is_some()
+            || self.kv_lora_rank.is_some()
     }
 
     /// The architecture after defaults: the model's or the given fields; for a
@@ -397,6 +420,19 @@ impl Settings {
             top_k: self.top_k.unwrap_or(gpt.top_k),
             shared_experts: self.shared_experts.unwrap_or(gpt.shared_experts),
             moe_ffn: self.moe_ffn.unwrap_or(ffn),
+            dense_layers: self.dense_layers.unwrap_or(0),
+            // Without a KV latent, no MLA (its other keys are then without effect).
+            mla: match self.kv_lora_rank {
+                Some(kv_lora_rank) if kv_lora_rank > 0 => crate::config::Mla {
+                    kv_lora_rank,
+                    q_lora_rank: self.q_lora_rank.unwrap_or(0),
+                    // Unset head dimensions: the plain part and the value h/a, the rotary part 64 (DeepSeek-V2's).
+                    qk_head_dim: self.qk_head_dim.unwrap_or(gpt.hidden / gpt.heads.max(1)),
+                    qk_rope_head_dim: self.qk_rope_head_dim.unwrap_or(64),
+                    v_head_dim: self.v_head_dim.unwrap_or(gpt.hidden / gpt.heads.max(1)),
+                },
+                _ => crate::config::Mla::default(),
+            },
             ..gpt
         }
     }

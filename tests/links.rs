@@ -20,7 +20,7 @@ const GOLDEN: &[(&str, f64, f64)] = &[
     ("model=llama-3-70b", 3029382332416.0, 1.269966716928e23),
     ("model=llama-3-405b", 12480301760512.0, 7.3053609984e23),
     ("model=mistral-7b", 495972319232.0, 1.30351177728e22),
-    ("model=deepseek-v3", 11451875418112.0, 6.660000000000001e22),
+    ("model=deepseek-v3", 11452297887744.0, 6.75941087232e22),
     ("model=megatron-22b", 436959821824.0, 3.96e22),
     ("model=megatron-175b", 3075414777856.0, 3.15e23),
     ("model=megatron-530b", 8911593881600.0, 9.54e23),
@@ -161,6 +161,9 @@ const GOLDEN: &[(&str, f64, f64)] = &[
     // GPipe holds all 8 micro-batches of its 8 layers; 1F1B min(8, 4) = 4.
     ("schedule=gpipe&grad-accum=8&pp=4", 89203283968.0, 1.26e22),
     ("schedule=1f1b", 142601641984.0, 1.26e22),
+    // MLA and dense-first MoE on the default 7B shape (L 32, h 4096, a 32).
+    ("kv-lora-rank=512&q-lora-rank=1536&qk-head-dim=128&qk-rope-head-dim=64&v-head-dim=128", 121422020608.0, 1.02172925952e22),
+    ("experts=8&top-k=2&dense-layers=2", 586769563648.0, 1.90823473152e22),
     // Interleaved: the first of 4 stages keeps 2·3 + 4 + 1 = 11 forwards of 4 layers, 44 layer-micro-batches for 1F1B's 32.
     ("vpp=2&grad-accum=8&pp=4", 70077257728.0, 1.26e22),
     // 4 layers on each end, 12 on each of the two between: the heaviest holds 12.

@@ -367,8 +367,9 @@ fn optimizer_offload() {
 #[test]
 fn mixture_of_experts() {
     let r = eval(&[("model", "deepseek-v3"), ("tokens", "14.8T")]);
-    assert_eq!(r.per_gpu[Part::Model].get(), 2.0 * 671e9);
-    assert_close(r.flops().get(), 6.0 * 37e9 * 14.8e12, 1e-12, "6·P_active·D");
+    assert_eq!(r.per_gpu[Part::Model].get(), 2.0 * 671_026_404_352.0);
+    assert_close(r.flops().get(), 6.0 * 37_552_282_624.0 * 14.8e12, 1e-12, "6·P_active·D");
+    assert_close(r.flops().get(), 6.0 * 37e9 * 14.8e12, 0.015, "the report's 37B");
 }
 
 /// SPEC "Practice": the exact parameter count from the shape keys alone (no
@@ -843,4 +844,46 @@ fn interleaved_and_uneven_stages() {
         assert!(errors.is_empty());
         assert!(matches!(s.resolve(), Err(tmath::settings::ConfigError::StageLayers { .. })), "{bad:?}");
     }
+}
+
+/// DeepSeek-V3 (SPEC "Measured fidelity"; DeepSeek-AI 2024, §4.2, and its
+/// config.json), from its shape keys alone: multi-head latent attention (q-lora
+/// 1536, kv-lora 512, qk 128 + rope 64, v 128), 3 dense layers of f 18432 and
+/// 58 of 256 routed experts + 1 shared of 2048, top-8, V 129280 untied:
+/// 671,026,404,352 parameters, 37,552,282,624 active; its bf16 KV cache holds
+/// the latent and the rotary key, 61·(512 + 64)·2 = 70,272 bytes per token,
+/// 287,834,112 at 4,096 tokens (plain attention would hold 7.16 GB).
+#[test]
+fn deepseek_v3_from_its_shape() {
+    let shape = [
+        ("layers", "61"),
+        ("hidden", "7168"),
+        ("heads", "128"),
+        ("q-lora-rank", "1536"),
+        ("kv-lora-rank", "512"),
+        ("qk-head-dim", "128"),
+        ("qk-rope-head-dim", "64"),
+        ("v-head-dim", "128"),
+        ("dense-layers", "3"),
+        ("ffn", "18432"),
+        ("mlp", "swiglu"),
+        ("experts", "256"),
+        ("shared-experts", "1"),
+        ("top-k", "8"),
+        ("moe-ffn", "2048"),
+        ("vocab", "129280"),
+        ("tie-embeddings", "0"),
+        ("seq-len", "4096"),
+    ];
+    let r = eval(&shape);
+    assert_eq!(r.config.params.get(), 671_026_404_352.0);
+    assert_eq!(r.config.active_params.get(), 37_552_282_624.0);
+    assert_eq!(tmath::memory::kv_bytes_per_token(&r.config), 70_272.0);
+    assert_eq!(tmath::memory::kv_cache_bytes(&r.config).get(), 287_834_112.0);
+    // Without the latent, the same heads cache 2·61·128·56·2 bytes per token: 7.16 GB at 4,096.
+    let plain = eval(&shape.iter().filter(|(k, _)| *k != "kv-lora-rank").copied().collect::<Vec<_>>());
+    assert_close(tmath::memory::kv_cache_bytes(&plain.config).get() / GB, 7.16, 0.01, "7.16 GB");
+    // The catalogue's entry is the same shape.
+    let model = eval(&[("model", "deepseek-v3")]);
+    assert_eq!((model.config.params, model.config.arch), (r.config.params, r.config.arch));
 }

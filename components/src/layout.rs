@@ -66,6 +66,10 @@ pub static PAGE: &[Section] = &[
             &[K::TieEmbeddings],
             &[K::Experts, K::TopK],
             &[K::SharedExperts, K::MoeFfn],
+            &[K::DenseLayers],
+            &[K::KvLoraRank, K::QLoraRank],
+            &[K::QkHeadDim, K::QkRopeHeadDim],
+            &[K::VHeadDim],
         ],
     },
 ];
