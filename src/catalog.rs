@@ -267,6 +267,26 @@ pub struct Model {
     pub max_positions: u64,
     /// Where P and the shape are published.
     pub source: &'static str,
+    /// What of the model the formulas leave out (the page says so beside the number).
+    pub unmodelled: &'static [Unmodelled],
+}
+
+/// A part of a published model the calculator does not count yet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Unmodelled {
+    /// Multi-token prediction modules (DeepSeek-V3 §2.2): their weights, activations and loss.
+    Mtp,
+    /// FP8 training (DeepSeek-V3 §3.3): FP8 weight copies and activations.
+    Fp8,
+}
+
+impl Unmodelled {
+    pub fn english(self) -> &'static str {
+        match self {
+            Unmodelled::Mtp => "its multi-token prediction module",
+            Unmodelled::Fp8 => "FP8 training",
+        }
+    }
 }
 
 /// A dense model's MLP and embeddings: (form, tied).
@@ -296,6 +316,7 @@ pub static MODELS: &[Model] = &[
         seq_len: 2048,
         max_positions: 2048,
         source: "Brown et al. 2020, Table 2.1",
+        unmodelled: &[],
     },
     Model {
         name: "gpt-neox-20b",
@@ -306,6 +327,7 @@ pub static MODELS: &[Model] = &[
         seq_len: 2048,
         max_positions: 2048,
         source: "Black et al. 2022, Table 1",
+        unmodelled: &[],
     },
     Model {
         name: "pythia-6.9b",
@@ -316,6 +338,7 @@ pub static MODELS: &[Model] = &[
         seq_len: 2048,
         max_positions: 2048,
         source: "Biderman et al. 2023, Table 1",
+        unmodelled: &[],
     },
     Model {
         name: "llama-2-7b",
@@ -326,6 +349,7 @@ pub static MODELS: &[Model] = &[
         seq_len: 4096,
         max_positions: 4096,
         source: "Touvron et al. 2023 (Llama 2), Table 1; shape and P: meta-llama/Llama-2-7b-hf config.json and its safetensors total",
+        unmodelled: &[],
     },
     Model {
         name: "llama-2-13b",
@@ -336,6 +360,7 @@ pub static MODELS: &[Model] = &[
         seq_len: 4096,
         max_positions: 4096,
         source: "Touvron et al. 2023 (Llama 2), Table 1",
+        unmodelled: &[],
     },
     Model {
         name: "llama-2-70b",
@@ -346,6 +371,7 @@ pub static MODELS: &[Model] = &[
         seq_len: 4096,
         max_positions: 4096,
         source: "Touvron et al. 2023 (Llama 2), Table 1",
+        unmodelled: &[],
     },
     Model {
         name: "llama-3-8b",
@@ -356,6 +382,7 @@ pub static MODELS: &[Model] = &[
         seq_len: 8192,
         max_positions: 131072,
         source: "Dubey et al. 2024 (Llama 3), Table 3; shape and P: the meta-llama config.json and safetensors total",
+        unmodelled: &[],
     },
     Model {
         name: "llama-3-70b",
@@ -366,6 +393,7 @@ pub static MODELS: &[Model] = &[
         seq_len: 8192,
         max_positions: 131072,
         source: "Dubey et al. 2024 (Llama 3), Table 3; shape and P: the meta-llama config.json and safetensors total",
+        unmodelled: &[],
     },
     Model {
         name: "llama-3-405b",
@@ -376,6 +404,7 @@ pub static MODELS: &[Model] = &[
         seq_len: 8192,
         max_positions: 131072,
         source: "Dubey et al. 2024 (Llama 3), Table 3; shape and P: the meta-llama config.json and safetensors total",
+        unmodelled: &[],
     },
     Model {
         name: "mistral-7b",
@@ -386,6 +415,7 @@ pub static MODELS: &[Model] = &[
         seq_len: 8192,
         max_positions: 32768,
         source: "Jiang et al. 2023, Table 1; shape and P: mistralai/Mistral-7B-v0.1 config.json and its safetensors total",
+        unmodelled: &[],
     },
     Model {
         name: "mixtral-8x7b",
@@ -402,6 +432,7 @@ pub static MODELS: &[Model] = &[
         seq_len: 32768,
         max_positions: 32768,
         source: "Jiang et al. 2024 (Mixtral of Experts), §2; shape and P: mistralai/Mixtral-8x7B-v0.1 config.json and its safetensors total",
+        unmodelled: &[],
     },
     Model {
         name: "qwen2.5-7b",
@@ -412,6 +443,7 @@ pub static MODELS: &[Model] = &[
         seq_len: 32768,
         max_positions: 131072,
         source: "Qwen Team 2024 (Qwen2.5 technical report), Table 1; shape and P: Qwen/Qwen2.5-7B config.json and model card (7.61B, with the QKV biases not counted here)",
+        unmodelled: &[],
     },
     Model {
         name: "qwen2.5-72b",
@@ -422,6 +454,7 @@ pub static MODELS: &[Model] = &[
         seq_len: 32768,
         max_positions: 131072,
         source: "Qwen Team 2024 (Qwen2.5 technical report), Table 1; shape and P: Qwen/Qwen2.5-72B config.json and model card (72.7B)",
+        unmodelled: &[],
     },
     Model {
         name: "deepseek-v3",
@@ -441,6 +474,7 @@ pub static MODELS: &[Model] = &[
         seq_len: 4096,
         max_positions: 163840,
         source: "DeepSeek-AI 2024, DeepSeek-V3 technical report, §4.2; shape: deepseek-ai/DeepSeek-V3 config.json (kv_lora_rank 512, q_lora_rank 1536, qk_nope_head_dim 128, qk_rope_head_dim 64, v_head_dim 128, first_k_dense_replace 3); its multi-token prediction module and FP8 training are not modelled",
+        unmodelled: &[Unmodelled::Mtp, Unmodelled::Fp8],
     },
     // The four models of Korthikanti et al. 2022, Table 3 (Figure 1).
     Model {
@@ -452,6 +486,7 @@ pub static MODELS: &[Model] = &[
         seq_len: 2048,
         max_positions: 2048,
         source: "Korthikanti et al. 2022, Table 3",
+        unmodelled: &[],
     },
     Model {
         name: "megatron-175b",
@@ -462,6 +497,7 @@ pub static MODELS: &[Model] = &[
         seq_len: 2048,
         max_positions: 2048,
         source: "Korthikanti et al. 2022, Table 3",
+        unmodelled: &[],
     },
     Model {
         name: "megatron-530b",
@@ -472,6 +508,7 @@ pub static MODELS: &[Model] = &[
         seq_len: 2048,
         max_positions: 2048,
         source: "Korthikanti et al. 2022, Table 3",
+        unmodelled: &[],
     },
     Model {
         name: "megatron-1t",
@@ -482,6 +519,7 @@ pub static MODELS: &[Model] = &[
         seq_len: 2048,
         max_positions: 2048,
         source: "Korthikanti et al. 2022, Table 3",
+        unmodelled: &[],
     },
 ];
 

@@ -26,6 +26,7 @@ pub mod hf;
 pub mod json;
 pub mod keys;
 pub mod link;
+pub mod megatron;
 pub mod memory;
 pub mod page;
 pub mod parallel;

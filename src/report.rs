@@ -54,6 +54,8 @@ pub enum Warning {
     OffloadSlower,
     /// The context served is beyond the model's position limit.
     ContextBeyondPositions { context: u64, limit: u64 },
+    /// A catalogue model has parts the formulas leave out (DeepSeek-V3's MTP module, its FP8 training).
+    NotModelled { model: &'static str, parts: &'static [crate::catalog::Unmodelled] },
 }
 
 impl Warning {
@@ -95,6 +97,7 @@ impl Warning {
             Warning::CpuMemory { .. } => &[Zero, Memory, Planner],
             Warning::OffloadSlower => &[Compute, Memory],
             Warning::ContextBeyondPositions { .. } => &[Inference],
+            Warning::NotModelled { .. } => &[Memory, ModelStates, Activations, Inference, ThreeD, Sweeps, Planner],
         }
     }
 
@@ -124,6 +127,7 @@ impl Warning {
             Warning::CpuMemory { .. } => "cpu-memory",
             Warning::OffloadSlower => "offload-slower",
             Warning::ContextBeyondPositions { .. } => "context-beyond-positions",
+            Warning::NotModelled { .. } => "not-modelled",
         }
     }
 
@@ -146,6 +150,7 @@ impl Warning {
             Warning::CpuMemory { .. } => K::CpuMem,
             Warning::OffloadSlower => K::Offload,
             Warning::ContextBeyondPositions { .. } => K::Context,
+            Warning::NotModelled { .. } => K::Model,
         }
     }
 }
@@ -213,6 +218,10 @@ impl fmt::Display for Warning {
             ),
             Warning::OffloadSlower => {
                 write!(f, "offload slows each step by 30–50 % in the lesson's figures; time and cost here leave it out")
+            }
+            Warning::NotModelled { model, parts } => {
+                let parts: Vec<&str> = parts.iter().map(|p| p.english()).collect();
+                write!(f, "{model}: the figures leave out {}", parts.join(" and "))
             }
             Warning::ContextBeyondPositions { context, limit } => write!(
                 f,
@@ -424,6 +433,9 @@ pub fn warnings(c: &Config, stage: &memory::Stage, m: &MemoryBreakdown, cpu: Byt
             w.push(Warning::CpuMemory { needed: cpu.get(), capacity: c.cpu_mem_bytes });
         }
         w.push(Warning::OffloadSlower);
+    }
+    if let Some(model) = c.model.filter(|m| !m.unmodelled.is_empty()) {
+        w.push(Warning::NotModelled { model: model.label, parts: model.unmodelled });
     }
     if let Some(limit) = c.max_positions.filter(|&l| c.context > l) {
         w.push(Warning::ContextBeyondPositions { context: c.context, limit });

@@ -176,3 +176,25 @@ fn a_closed_pipe_is_not_a_panic() {
     let out = child.wait_with_output().expect("ends");
     assert!(out.status.success(), "{:?}: {}", out.status, String::from_utf8_lossy(&out.stderr));
 }
+
+/// Issue 25: `--megatron-args FILE` reads a launch; flags after it override
+/// its keys; what it did not use goes to stderr; a missing file is exit 2.
+#[test]
+fn megatron_args() {
+    let fixture = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/megatron-mixtral-8x7b.yaml");
+    let (code, out, err) = tmath(&["--megatron-args", fixture, "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let j: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!((j["tp"].as_u64(), j["pp"].as_u64(), j["vpp"].as_u64()), (Some(2), Some(4), Some(8)));
+    assert_eq!(j["experts"].as_u64(), Some(8));
+    assert!(err.contains("--tokenizer-type"), "{err}");
+    // The fewest GPUs for ep 8 (64), overridden by a later flag.
+    assert_eq!(j["gpus"].as_u64(), Some(64));
+    let (code, out, _) = tmath(&["--megatron-args", fixture, "--gpus", "128", "--json"]);
+    assert_eq!(code, 0);
+    let j: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!((j["gpus"].as_u64(), j["dp"].as_u64()), (Some(128), Some(16)));
+    let (code, _, err) = tmath(&["--megatron-args", "/no/such/file"]);
+    assert_eq!(code, 2);
+    assert_eq!(err.lines().count(), 1, "{err}");
+}

@@ -370,6 +370,9 @@ fn mixture_of_experts() {
     assert_eq!(r.per_gpu[Part::Model].get(), 2.0 * 671_026_404_352.0);
     assert_close(r.flops().get(), 6.0 * 37_552_282_624.0 * 14.8e12, 1e-12, "6·P_active·D");
     assert_close(r.flops().get(), 6.0 * 37e9 * 14.8e12, 0.015, "the report's 37B");
+    // What the formulas leave out of it is said beside the numbers.
+    let said = r.warnings.iter().find(|w| w.code() == "not-modelled").expect("named");
+    assert!(said.to_string().contains("multi-token prediction") && said.to_string().contains("FP8"), "{said}");
 }
 
 /// SPEC "Practice": the exact parameter count from the shape keys alone (no

@@ -642,6 +642,11 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "cpu-per-node" => ("CPU memory per node (offload)", "노드당 CPU 메모리 (오프로드)"),
         "hf-title" => ("Paste or drop a Hugging Face config.json", "Hugging Face config.json 붙여넣기 또는 끌어다 놓기"),
         "hf-placeholder" => ("{ \"hidden_size\": 4096, … } — read here, nothing is sent", "{ \"hidden_size\": 4096, … } — 이 브라우저 안에서만 읽습니다"),
+        "megatron-title" => (
+            "Paste or drop a Megatron-LM launch (its flags, or a model_config.yaml)",
+            "Megatron-LM 실행 인자 붙여넣기 또는 끌어다 놓기 (실행 스크립트나 테스트 설정 YAML)",
+        ),
+        "megatron-placeholder" => ("--num-layers 32 --hidden-size 4096 … — read here, nothing is sent", "--num-layers 32 --hidden-size 4096 … — 이 브라우저 안에서만 읽습니다"),
         "hf-used" => ("Used", "반영한 항목"),
         "hf-unused" => ("Not used (no effect on memory or compute here)", "반영하지 않은 항목 (여기서 계산에 쓰지 않음)"),
         "validation-title" => ("How close is this to reality?", "이 계산은 실제와 얼마나 가까운가"),
@@ -871,6 +876,17 @@ pub fn hf_error(lang: Lang, e: &tmath::hf::HfError) -> String {
     }
 }
 
+pub fn megatron_error(lang: Lang, e: &tmath::megatron::ArgsError) -> String {
+    use tmath::megatron::ArgsError;
+    match (lang, e) {
+        (Lang::En, e) => format!("Megatron-LM: {e}"),
+        (Lang::Ko, ArgsError::NoFlags) => "Megatron-LM: --로 시작하는 실행 인자가 없습니다".into(),
+        (Lang::Ko, ArgsError::NoShape) => {
+            "Megatron-LM: 모델 구조 인자(--num-layers, --hidden-size 등)가 없습니다".into()
+        }
+    }
+}
+
 /// A warning in the page's language.
 pub fn warning(lang: Lang, w: &Warning) -> String {
     if lang == Lang::En {
@@ -933,6 +949,16 @@ pub fn warning(lang: Lang, w: &Warning) -> String {
         ),
         Warning::OffloadSlower => {
             "오프로드하면 스텝이 느려집니다: 강의 자료는 30–50%로 잡습니다. 여기 나온 시간과 비용에는 빠져 있습니다".into()
+        }
+        Warning::NotModelled { model, parts } => {
+            let parts: Vec<&str> = parts
+                .iter()
+                .map(|p| match p {
+                    tmath::catalog::Unmodelled::Mtp => "다중 토큰 예측(MTP) 모듈",
+                    tmath::catalog::Unmodelled::Fp8 => "FP8 학습",
+                })
+                .collect();
+            format!("{model}의 {}은 이 계산에 들어 있지 않습니다", parts.join("과 "))
         }
         Warning::ContextBeyondPositions { context, limit } => format!(
             "컨텍스트 {}토큰은 이 모델이 읽는 최대 컨텍스트 {}토큰을 넘습니다",

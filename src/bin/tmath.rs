@@ -38,6 +38,7 @@ fn help() -> String {
     s.push_str(&key_help(&[Target::Calc]));
     s.push_str(
         "\nOUTPUT:\n    --json                   one JSON object (bytes as plain numbers)\n    \
+         --megatron-args FILE     a Megatron-LM launch (its flags, or a model_config.yaml): its shape, layout and training keys; later flags override them\n    \
          --help                   this text\n\nSUBCOMMANDS:\n    plan                     the smallest cluster and the fastest layouts (tmath plan --help)\n\nEXAMPLE:\n    \
          tmath --model llama-2-70b --gpus 16 --zero 3 --recompute full --seq-len 4096\n",
     );
@@ -79,6 +80,20 @@ fn parse_args(args: &[String], targets: &[Target]) -> Result<(Vec<(String, Strin
             }
             _ => None,
         };
+        // A Megatron-LM launch (its flags, or a model_config.yaml): its keys first, so that the flags after it override them.
+        if name == "megatron-args" {
+            let path = inline.or_else(|| next_value(&mut i)).ok_or("megatron-args needs a file")?;
+            let text =
+                std::fs::read_to_string(&path).map_err(|e| format!("megatron-args: cannot read '{path}': {e}"))?;
+            let m = tmath::megatron::read(&text).map_err(|e| format!("megatron-args: {path}: {e}"))?;
+            for (k, v, _) in m.pairs {
+                pairs.push((k.to_string(), v));
+            }
+            if !m.unused.is_empty() {
+                eprintln!("megatron-args: not used: {}", m.unused.join(" "));
+            }
+            continue;
+        }
         if name == "top" && targets.contains(&Target::Plan) {
             let value = inline.or_else(|| next_value(&mut i)).ok_or("top needs a value")?;
             options.top = Some(value.parse().map_err(|_| format!("top: '{value}' must be a whole number"))?);

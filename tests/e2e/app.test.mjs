@@ -1,3 +1,4 @@
+import fs from "node:fs";
 // The release build in headless Chromium: it loads cleanly, shows the core's
 // numbers, sliders move the bars, and the URL restores the state.
 import { test } from "node:test";
@@ -379,6 +380,26 @@ test("how close is this to reality: the table opens with its chart, meets its th
     await page.waitForSelector('[data-testid="per-gpu-total"]');
     assert.equal(await page.$$eval('[data-testid="url-errors"]', (e) => e.length), 0, r.href);
   }
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test("a pasted Megatron-LM launch fills the shape and the layout, and names the flags it did not use", async () => {
+  const { page, context, problems } = await open(env.browser, `${env.server.base}?lang=ko&gpus=8`, { origin: env.server.origin });
+  const yaml = fs.readFileSync(new URL("../fixtures/megatron-mixtral-8x7b.yaml", import.meta.url), "utf8");
+  await page.click('[data-testid="megatron-args"] summary');
+  await page.fill('[data-testid="megatron-args"] textarea', yaml);
+  await page.waitForFunction(() => document.querySelector('[data-testid="megatron-result"]').textContent.includes("\u2011\u2011tokenizer\u2011type"));
+  const q = await waitForQuery(page, (p) => p.get("vpp") === "8");
+  assert.equal(q.get("ep"), "8");
+  assert.equal(q.get("experts"), "8");
+  assert.equal(q.get("convention"), "megatron");
+  // The launch replaces the layout: no refusal from the 8 GPUs the page had.
+  assert.equal(await page.$$eval('[data-testid="url-errors"]', (e) => e.length), 0);
+  assert.ok(Number(await page.getAttribute('[data-testid="per-gpu-total"]', "data-bytes")) > 0);
+  // Not a launch: a clear line in Korean, the page keeps working.
+  await page.fill('[data-testid="megatron-args"] textarea', "안녕하세요");
+  await page.waitForFunction(() => document.querySelector('[data-testid="megatron-result"]').textContent.includes("실행 인자가 없습니다"));
   assert.deepEqual(problems, []);
   await context.close();
 });

@@ -1,6 +1,7 @@
-//! A Hugging Face `config.json`, pasted or dropped on the shape's fieldset:
-//! the core maps its fields to the shape keys (offline); the page applies
-//! them and says which fields it used and which it did not.
+//! A Hugging Face `config.json` or a Megatron-LM launch (its flags, or a
+//! `model_config.yaml`), pasted or dropped on the shape's fieldset: the core
+//! maps its fields to the keys (offline); the page applies them and says
+//! which fields it used and which it did not.
 
 use crate::ctx::use_ctx;
 use crate::tr::Tr;
@@ -8,19 +9,50 @@ use leptos::prelude::*;
 use tmath::keys::K;
 use wasm_bindgen::closure::Closure;
 
+/// What is pasted: a model's `config.json` (the shape alone), or a
+/// Megatron-LM launch (the shape, the layout and the training keys).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    Hf,
+    Megatron,
+}
+
+/// A flag as shown: its hyphens no-break (U+2011), so `--hidden-size` never splits across lines.
+fn unbroken(flag: &str) -> String {
+    flag.replace('-', "\u{2011}")
+}
+
 #[component]
-pub fn HfConfig() -> impl IntoView {
+pub fn HfConfig(
+    /// Which reader.
+    #[prop(default = Source::Hf)]
+    source: Source,
+) -> impl IntoView {
     let ctx = use_ctx();
+    let (title, placeholder, testid, result_testid) = match source {
+        Source::Hf => ("hf-title", "hf-placeholder", "hf-config", "hf-result"),
+        Source::Megatron => ("megatron-title", "megatron-placeholder", "megatron-args", "megatron-result"),
+    };
     // What the last config gave, in the page's language: the fields used and
     // those not used, or why it was not read (then `failed`).
     let result = RwSignal::new(String::new());
     let failed = RwSignal::new(false);
     let apply = move |text: String| {
         let lang = ctx.lang.get_untracked();
-        match tmath::hf::read(&text) {
+        let read = match source {
+            Source::Hf => tmath::hf::read(&text).map_err(|e| crate::i18n::hf_error(lang, &e)),
+            Source::Megatron => tmath::megatron::read(&text).map_err(|e| crate::i18n::megatron_error(lang, &e)),
+        };
+        match read {
             Ok(m) => {
-                // The shape only: the layout (N, d) stays as it was.
                 ctx.settings.update(|s| {
+                    // A config.json is the shape only: the layout (N, d) stays as it was. A launch
+                    // is the whole run: it starts from the defaults, keeping the GPU, its price and D.
+                    if source == Source::Megatron {
+                        let kept = (s.gpu, s.gpu_mem, s.tflops, s.usd_per_gpu_hour, s.tokens);
+                        *s = tmath::settings::Settings::default();
+                        (s.gpu, s.gpu_mem, s.tflops, s.usd_per_gpu_hour, s.tokens) = kept;
+                    }
                     for (k, v, _) in &m.pairs {
                         let _ = s.set(k, v);
                     }
@@ -37,10 +69,11 @@ pub fn HfConfig() -> impl IntoView {
                             ("tie-embeddings", _) => "false",
                             _ => v,
                         };
-                        format!("{field} → {label}\u{a0}=\u{a0}{value}")
+                        format!("{} → {label}\u{a0}=\u{a0}{value}", unbroken(field))
                     })
                     .collect();
-                let unused = if m.unused.is_empty() { "—".to_string() } else { m.unused.join(", ") };
+                let unused: Vec<String> = m.unused.iter().map(|f| unbroken(f)).collect();
+                let unused = if unused.is_empty() { "—".to_string() } else { unused.join(", ") };
                 result.set(format!(
                     "{}: {}. {}: {unused}.",
                     crate::i18n::tr(lang, "hf-used"),
@@ -50,7 +83,7 @@ pub fn HfConfig() -> impl IntoView {
                 failed.set(false);
             }
             Err(e) => {
-                result.set(crate::i18n::hf_error(lang, &e));
+                result.set(e);
                 failed.set(true);
             }
         }
@@ -71,18 +104,18 @@ pub fn HfConfig() -> impl IntoView {
         }
     };
     view! {
-        <details class="hf-config" data-testid="hf-config">
-            <summary><Tr key="hf-title" /></summary>
+        <details class="hf-config" data-testid=testid>
+            <summary><Tr key=title /></summary>
             <textarea
                 rows="4"
                 spellcheck="false"
-                aria-label=move || ctx.t("hf-title")
-                placeholder=move || ctx.t("hf-placeholder")
+                aria-label=move || ctx.t(title)
+                placeholder=move || ctx.t(placeholder)
                 on:input=on_input
                 on:dragover=|ev: web_sys::DragEvent| ev.prevent_default()
                 on:drop=on_drop
             ></textarea>
-            <p class="detail" class:error=failed data-testid="hf-result" role="status">{result}</p>
+            <p class="detail" class:error=failed data-testid=result_testid role="status">{result}</p>
         </details>
     }
 }

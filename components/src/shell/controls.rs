@@ -28,7 +28,10 @@ fn Group(section: &'static Section) -> impl IntoView {
         })
         .collect_view();
     // The shape's fieldset also takes a Hugging Face config.json.
-    let hf = (section.legend == "section-shape").then(|| view! { <crate::fields::hf_config::HfConfig /> });
+    let hf = (section.legend == "section-shape").then(|| {
+        use crate::fields::hf_config::{HfConfig, Source};
+        view! { <HfConfig /> <HfConfig source=Source::Megatron /> }
+    });
     view! {
         <fieldset node_ref=el data-live="true">
             <legend><Tr key=section.legend /></legend>

@@ -1,0 +1,289 @@
+//! A Megatron-LM launch, read offline into the calculator's keys: a launch
+//! script's flags (`--num-layers 32 \`, `--num-layers=32`) or a test's
+//! `model_config.yaml` (`  --num-layers: 32` under `MODEL_ARGS:`). Each flag
+//! it knows becomes its key, with Megatron-LM's own defaults where a flag is
+//! absent (`megatron/training/arguments.py`); every other flag is named as
+//! not used, as the `config.json` reader does.
+
+use crate::hf::Mapped;
+use crate::settings::Settings;
+
+/// Why a text is not a Megatron-LM launch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArgsError {
+    /// No `--flag` at all.
+    NoFlags,
+    /// Flags, but none of a model's shape (`--num-layers`, `--hidden-size`).
+    NoShape,
+}
+
+impl std::fmt::Display for ArgsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ArgsError::NoFlags => write!(f, "no --flag of a Megatron-LM launch"),
+            ArgsError::NoShape => write!(f, "no flag of a model's shape (--num-layers, --hidden-size, …)"),
+        }
+    }
+}
+
+/// The flags of `text`, in order: `--name value`, `--name=value`, `--name: value`
+/// (YAML), a bare `--name` as "true". Comments (`#` after a space) and line
+/// continuations are dropped, quotes and YAML's escaping backslashes taken off.
+fn flags(text: &str) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for line in text.lines() {
+        let line = match line.find(" #").or_else(|| line.trim_start().starts_with('#').then_some(0)) {
+            Some(at) => &line[..at],
+            None => line,
+        };
+        let words: Vec<&str> = line.split_whitespace().filter(|w| *w != "\\").collect();
+        let mut i = 0;
+        while i < words.len() {
+            let word = words[i];
+            i += 1;
+            let Some(flag) = word.strip_prefix("--") else { continue };
+            let (name, value) = if let Some((n, v)) = flag.split_once('=') {
+                (n.to_string(), Some(v.to_string()))
+            } else if let Some(n) = flag.strip_suffix(':') {
+                // YAML: the rest of the line is the value (none: a switch set on the next line).
+                let rest = words[i..].join(" ");
+                i = words.len();
+                (n.to_string(), (!rest.is_empty()).then_some(rest))
+            } else {
+                match words.get(i) {
+                    Some(next) if !next.starts_with("--") => {
+                        i += 1;
+                        (flag.to_string(), Some(next.to_string()))
+                    }
+                    _ => (flag.to_string(), None),
+                }
+            };
+            let value = value.unwrap_or_else(|| "true".into());
+            let value = value.trim_matches(|c| c == '"' || c == '\'').replace('\\', "");
+            out.push((name, value));
+        }
+    }
+    out
+}
+
+/// Flags mapped one to one: Megatron-LM's name, the calculator's key.
+const SAME: &[(&str, &str)] = &[
+    ("num-layers", "layers"),
+    ("hidden-size", "hidden"),
+    ("num-attention-heads", "heads"),
+    ("ffn-hidden-size", "ffn"),
+    ("seq-length", "seq-len"),
+    ("max-position-embeddings", "max-position-embeddings"),
+    ("micro-batch-size", "micro-batch"),
+    ("tensor-model-parallel-size", "tp"),
+    ("pipeline-model-parallel-size", "pp"),
+    ("context-parallel-size", "cp"),
+    ("expert-model-parallel-size", "ep"),
+    ("num-virtual-stages-per-pipeline-rank", "vpp"),
+    ("decoder-first-pipeline-num-layers", "pp-first-layers"),
+    ("decoder-last-pipeline-num-layers", "pp-last-layers"),
+    ("num-experts", "experts"),
+    ("moe-router-topk", "top-k"),
+    ("moe-ffn-hidden-size", "moe-ffn"),
+    ("kv-lora-rank", "kv-lora-rank"),
+    ("q-lora-rank", "q-lora-rank"),
+    ("qk-head-dim", "qk-head-dim"),
+    ("qk-pos-emb-head-dim", "qk-rope-head-dim"),
+    ("v-head-dim", "v-head-dim"),
+    ("exp-avg-dtype", "exp-avg-dtype"),
+];
+
+/// Switches mapped to a key's value when on.
+const SWITCHES: &[(&str, &str, &str)] = &[
+    ("swiglu", "mlp", "swiglu"),
+    ("untie-embeddings-and-output-weights", "tie-embeddings", "0"),
+    ("sequence-parallel", "sequence-parallel", "1"),
+    ("use-distributed-optimizer", "zero", "1"),
+    ("bf16", "precision", "mixed"),
+    ("fp16", "precision", "mixed"),
+    ("cross-entropy-loss-fusion", "loss", "fused"),
+];
+
+/// Flags read to decide another key, not mapped on their own.
+const READ: &[&str] = &[
+    "group-query-attention",
+    "num-query-groups",
+    "multi-latent-attention",
+    "vocab-size",
+    "make-vocab-size-divisible-by",
+    "num-layers-per-virtual-pipeline-stage",
+    "moe-layer-freq",
+    "moe-shared-expert-intermediate-size",
+    "recompute-granularity",
+    "recompute-method",
+    "recompute-num-layers",
+    "attention-backend",
+    "transformer-impl",
+    "use-flash-attn",
+    "nproc_per_node",
+    "nproc-per-node",
+    "nnodes",
+];
+
+/// A whole number, as a flag writes it.
+fn whole(v: &str) -> Option<u64> {
+    v.trim().parse().ok()
+}
+
+/// `--moe-layer-freq`: 1 (every layer) or a pattern `([0]*k+[1]*n)`, whose
+/// leading dense layers are `dense-layers`. Other frequencies (every k-th layer
+/// a MoE layer) are not a shape this calculator takes: `None`.
+fn dense_first(freq: &str) -> Option<u64> {
+    let f: String = freq.chars().filter(|c| !c.is_whitespace()).collect();
+    if f == "1" {
+        return Some(0);
+    }
+    let inner = f.trim_start_matches('(').trim_end_matches(')');
+    let mut dense = 0;
+    let mut seen_moe = false;
+    for part in inner.split('+') {
+        let (bit, n) = part.trim_start_matches('[').split_once("]*")?;
+        let n = whole(n)?;
+        match (bit, seen_moe) {
+            ("0", false) => dense += n,
+            ("1", _) => seen_moe = true,
+            _ => return None,
+        }
+    }
+    seen_moe.then_some(dense)
+}
+
+/// Reads a launch: the shape, the layout and the training keys, with
+/// Megatron-LM's defaults (f = 4h, or ⌊(4h·2/3)/64⌋·64 with SwiGLU; a GQA
+/// group count only with `--group-query-attention`; the vocabulary padded to
+/// a multiple of `--make-vocab-size-divisible-by` (128) × t; tied embeddings;
+/// flash attention unless `--attention-backend unfused` or the local
+/// implementation without `--use-flash-attn`), and P counted from the shape.
+/// Always the `megatron` convention.
+pub fn read(text: &str) -> Result<Mapped, ArgsError> {
+    let flags = flags(text);
+    if flags.is_empty() {
+        return Err(ArgsError::NoFlags);
+    }
+    let get = |name: &str| flags.iter().rev().find(|(n, _)| n == name).map(|(_, v)| v.as_str());
+    let on = |name: &str| get(name).is_some_and(|v| v != "false");
+    let mut pairs: Vec<(&'static str, String, String)> = vec![("convention", "megatron".into(), String::new())];
+    let mut used: Vec<&str> = READ.to_vec();
+    for &(flag, key) in SAME {
+        if let Some(v) = get(flag) {
+            pairs.push((key, v.to_string(), format!("--{flag}")));
+            used.push(flag);
+        }
+    }
+    for &(flag, key, value) in SWITCHES {
+        if on(flag) {
+            pairs.push((key, value.to_string(), format!("--{flag}")));
+            used.push(flag);
+        }
+    }
+    if !pairs.iter().any(|(k, ..)| *k == "layers" || *k == "hidden") {
+        return Err(ArgsError::NoShape);
+    }
+    let num = |name: &str| get(name).and_then(whole);
+    let (hidden, heads, layers) = (num("hidden-size"), num("num-attention-heads"), num("num-layers"));
+    let tp = num("tensor-model-parallel-size").unwrap_or(1);
+    let pp = num("pipeline-model-parallel-size").unwrap_or(1);
+    let mut derived = |key: &'static str, value: String, from: &str| pairs.push((key, value, from.to_string()));
+    // arguments.py: without --ffn-hidden-size, 4h, or for SwiGLU ⌊(4h·2/3)/64⌋·64.
+    if get("ffn-hidden-size").is_none() {
+        if let Some(h) = hidden {
+            let f = if on("swiglu") { (4 * h * 2 / 3) / 64 * 64 } else { 4 * h };
+            derived("ffn", f.to_string(), "");
+        }
+    }
+    if !on("swiglu") {
+        derived("mlp", "gelu".into(), "");
+    }
+    if !on("untie-embeddings-and-output-weights") {
+        derived("tie-embeddings", "1".into(), "");
+    }
+    // Query groups count only with --group-query-attention (else a = k).
+    match (on("group-query-attention"), num("num-query-groups"), heads) {
+        (true, Some(k), _) => derived("kv-heads", k.to_string(), "--num-query-groups"),
+        (_, _, Some(a)) => derived("kv-heads", a.to_string(), ""),
+        _ => {}
+    }
+    if let Some(v) = num("vocab-size") {
+        let multiple = num("make-vocab-size-divisible-by").unwrap_or(128) * tp;
+        let m = multiple.max(1);
+        derived("vocab", (v.div_ceil(m) * m).to_string(), "--vocab-size");
+    }
+    // --num-layers-per-virtual-pipeline-stage n: v = L/(p·n) virtual stages per rank.
+    if let (Some(n), Some(l)) = (num("num-layers-per-virtual-pipeline-stage"), layers) {
+        if n > 0 && pp > 0 && l % (pp * n) == 0 {
+            derived("vpp", (l / (pp * n)).to_string(), "--num-layers-per-virtual-pipeline-stage");
+        }
+    }
+    if let Some(k) = get("moe-layer-freq").and_then(dense_first) {
+        derived("dense-layers", k.to_string(), "--moe-layer-freq");
+    }
+    // Shared experts: their total width over one expert's.
+    if let Some(k) =
+        num("moe-shared-expert-intermediate-size").zip(num("moe-ffn-hidden-size")).and_then(|(s, f)| s.checked_div(f))
+    {
+        derived("shared-experts", k.to_string(), "--moe-shared-expert-intermediate-size");
+    }
+    // Latent attention's keys count only with --multi-latent-attention.
+    if !on("multi-latent-attention") {
+        pairs.retain(|(k, ..)| {
+            !matches!(*k, "kv-lora-rank" | "q-lora-rank" | "qk-head-dim" | "qk-rope-head-dim" | "v-head-dim")
+        });
+    }
+    let mut derived =
+        |key: &'static str, value: &str, from: &str| pairs.push((key, value.to_string(), from.to_string()));
+    match get("recompute-granularity") {
+        Some("full") => {
+            derived("recompute", "full", "--recompute-granularity");
+            if get("recompute-method") == Some("uniform") {
+                if let Some(k) = num("recompute-num-layers") {
+                    derived("recompute-every", &k.to_string(), "--recompute-num-layers");
+                }
+            }
+        }
+        Some("selective") => derived("recompute", "selective", "--recompute-granularity"),
+        _ => {}
+    }
+    // The s×s scores are stored by the unfused backend and by the local implementation without flash.
+    let local = get("transformer-impl") == Some("local") && !on("use-flash-attn");
+    let unfused = get("attention-backend") == Some("unfused");
+    derived("attention", if local || unfused { "standard" } else { "flash" }, "");
+    // A torchrun line gives the GPU count: then the micro-batches per step.
+    let world = num("nproc_per_node").or(num("nproc-per-node")).map(|g| g * num("nnodes").unwrap_or(1));
+    if let (Some(n), Some(g), Some(b)) = (world, num("global-batch-size"), num("micro-batch-size")) {
+        derived("gpus", &n.to_string(), "--nproc_per_node");
+        let cp = num("context-parallel-size").unwrap_or(1);
+        let d = n / (tp * pp * cp).max(1);
+        if d > 0 && b > 0 && g % (b * d) == 0 {
+            derived("grad-accum", &(g / (b * d)).to_string(), "--global-batch-size");
+            used.push("global-batch-size");
+        }
+    }
+    // Without the GPU count, the fewest GPUs whose d·cp ranks hold the expert groups (a later N overrides it).
+    let ep = num("expert-model-parallel-size").unwrap_or(1);
+    if world.is_none() && ep > 1 {
+        let cp = num("context-parallel-size").unwrap_or(1).max(1);
+        let d = (1..=ep).find(|d| (d * cp) % ep == 0).unwrap_or(ep);
+        pairs.push(("gpus", (tp * pp * cp * d).to_string(), "--expert-model-parallel-size".into()));
+    }
+    // P from the shape: the calculator's exact count.
+    let mut s = Settings::default();
+    for (k, v, _) in &pairs {
+        let _ = s.set(k, v);
+    }
+    let a = s.architecture();
+    pairs.insert(0, ("model", "custom".into(), String::new()));
+    pairs.push(("params", format!("{}", a.exact_params().get()), String::new()));
+    pairs.push(("active-params", format!("{}", a.exact_active_params().get()), String::new()));
+    let mut unused: Vec<String> = Vec::new();
+    for (name, _) in &flags {
+        if !used.contains(&name.as_str()) && !unused.iter().any(|u| u == &format!("--{name}")) {
+            unused.push(format!("--{name}"));
+        }
+    }
+    Ok(Mapped { pairs, unused })
+}
