@@ -274,7 +274,7 @@ pub struct Model {
 /// A part of a published model the calculator does not count yet.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum Unmodelled {
-    /// Multi-token prediction modules (DeepSeek-V3 §2.2): their weights, activations and loss.
+    /// Multi-token prediction modules (DeepSeek-V3 §2.2), left out unless `mtp-layers` is given. Listed first.
     Mtp,
     /// FP8 training (DeepSeek-V3 §3.3): FP8 weight copies and activations.
     Fp8,
@@ -283,7 +283,7 @@ pub enum Unmodelled {
 impl Unmodelled {
     pub fn english(self) -> &'static str {
         match self {
-            Unmodelled::Mtp => "its multi-token prediction module",
+            Unmodelled::Mtp => "its multi-token prediction module (mtp-layers 1 adds it)",
             Unmodelled::Fp8 => "FP8 training",
         }
     }

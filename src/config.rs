@@ -261,6 +261,10 @@ pub struct Architecture {
     pub moe_ffn: u64,
     /// MoE models whose first k layers are dense (DeepSeek: 3), with the MLP of `ffn`.
     pub dense_layers: u64,
+    /// Multi-token prediction modules (DeepSeek-V3 §2.2: 1), each a projection
+    /// of 2h to h, three norms and one transformer layer of the model's last
+    /// kind, sharing the embedding and the output head.
+    pub mtp_layers: u64,
     /// Multi-head latent attention (DeepSeek-V2/V3): the compressed KV's rank
     /// (0: none), the query's (0: a full query projection), and the head
     /// dimensions of the query/key's plain and rotary parts and of the value.
@@ -303,6 +307,7 @@ impl Architecture {
             shared_experts: 0,
             moe_ffn: 4 * hidden,
             dense_layers: 0,
+            mtp_layers: 0,
             mla: Mla { kv_lora_rank: 0, q_lora_rank: 0, qk_head_dim: 0, qk_rope_head_dim: 0, v_head_dim: 0 },
         }
     }
@@ -413,7 +418,15 @@ impl Architecture {
         let moe_layers = self.moe_layers();
         let mlp = moe_layers * moe + (l - moe_layers) * dense;
         let embeddings = if self.tie_embeddings { v * h } else { 2.0 * v * h };
-        Params(l * (self.attention_params() + 2.0 * h) + mlp + embeddings + h)
+        // An MTP module: its layer (of the last layer's kind), the 2h×h projection and three norms.
+        let last_mlp = if moe_layers > 0.0 { moe } else { dense };
+        let mtp = self.mtp_layers as f64 * (self.attention_params() + 2.0 * h + last_mlp + 2.0 * h * h + 3.0 * h);
+        Params(l * (self.attention_params() + 2.0 * h) + mlp + embeddings + h + mtp)
+    }
+
+    /// Parameters of the MTP modules (0 without).
+    pub fn mtp_params(self) -> Params {
+        Params(self.exact_params().get() - Architecture { mtp_layers: 0, ..self }.exact_params().get())
     }
 }
 

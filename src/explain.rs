@@ -283,7 +283,8 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
                 (_, i) => format!("min(m, p − {i})"),
             };
             let divide = if terms.partition > 1.0 { format!(" ÷ {t}") } else { String::new() };
-            let ends = terms.embedding + terms.output;
+            let ends = terms.embedding + terms.output + terms.mtp;
+            let mtp_formula = if terms.mtp > 0.0 { " + MTP·s·b·h·(F + 4)" } else { "" };
             let ends_formula = match (terms.embedding > 0.0, terms.output > 0.0) {
                 (false, false) => String::new(),
                 (first, last) => {
@@ -325,7 +326,7 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
             };
             Explanation {
                 formula: format!(
-                    "{formula}{}{ends_formula}{}",
+                    "{formula}{}{ends_formula}{mtp_formula}{}",
                     if terms.partition > 1.0 { " ÷ t" } else { "" },
                     if cp > 1 { " ÷ cp" } else { "" }
                 ),

@@ -439,6 +439,15 @@ key_table! {
             set: |s, v| s.dense_layers = Some(v.whole()),
         },
     },
+    MtpLayers => Key {
+        name: "mtp-layers", aliases: &[], kind: whole(0, 64),
+        help: help!("multi-token prediction modules on the last stage (DeepSeek-V3: 1; default 0); a given P gains their parameters"),
+        access: Access::Calc {
+            get: |s| s.mtp_layers.map(|x| Value::Num(x as f64)),
+            shown: Some(|s| Value::Num(s.architecture().mtp_layers as f64)),
+            set: |s, v| s.mtp_layers = Some(v.whole()),
+        },
+    },
     KvLoraRank => Key {
         name: "kv-lora-rank", aliases: &[], kind: whole(0, 1_000_000),
         help: help!("multi-latent attention: the compressed KV's rank (DeepSeek-V3: 512; 0, the default: none)"),

@@ -91,6 +91,7 @@ const SAME: &[(&str, &str)] = &[
     ("qk-pos-emb-head-dim", "qk-rope-head-dim"),
     ("v-head-dim", "v-head-dim"),
     ("exp-avg-dtype", "exp-avg-dtype"),
+    ("mtp-num-layers", "mtp-layers"),
 ];
 
 /// Switches mapped to a key's value when on.
@@ -275,7 +276,8 @@ pub fn read(text: &str) -> Result<Mapped, ArgsError> {
     for (k, v, _) in &pairs {
         let _ = s.set(k, v);
     }
-    let a = s.architecture();
+    // P counts the main model, as DeepSeek-V3's 671B does; the MTP modules add theirs (Settings::resolved_params).
+    let a = crate::config::Architecture { mtp_layers: 0, ..s.architecture() };
     pairs.insert(0, ("model", "custom".into(), String::new()));
     pairs.push(("params", format!("{}", a.exact_params().get()), String::new()));
     pairs.push(("active-params", format!("{}", a.exact_active_params().get()), String::new()));

@@ -390,6 +390,8 @@ pub struct ActivationTerms {
     /// Megatron-LM's ends, bytes: the first stage's input embedding, the last stage's output layer and loss.
     pub embedding: f64,
     pub output: f64,
+    /// The last stage's multi-token prediction modules, bytes.
+    pub mtp: f64,
     /// ZeRO-R's partitioning over t (1 without), and context parallelism's cp.
     pub partition: f64,
     pub cp: f64,
@@ -408,7 +410,7 @@ impl ActivationTerms {
         self.sbh * held
     }
     pub fn bytes(&self) -> Bytes {
-        Bytes((self.layer_bytes() + self.embedding + self.output) / self.partition / self.cp)
+        Bytes((self.layer_bytes() + self.embedding + self.output + self.mtp) / self.partition / self.cp)
     }
 }
 
@@ -446,6 +448,10 @@ pub fn activation_terms(c: &Config, st: &Stage) -> ActivationTerms {
     let held = st.ends_in_flight as f64;
     let embedding = if megatron && st.first { s * b * (8.0 + h) * held / if sp { t } else { 1.0 } } else { 0.0 };
     let output = if megatron && st.last { 4.0 * s * b * h / t * held } else { 0.0 };
+    // The MTP modules on the last stage: one layer each for every micro-batch in flight there,
+    // with the projection's 2h input (Megatron-LM's MultiTokenPredictionLayer; DeepSeek-V3 §2.2).
+    let mtp_modules = if megatron && st.last { c.arch.mtp_layers as f64 } else { 0.0 };
+    let mtp = mtp_modules * s * b * h * (factor.total() + 4.0 / if sp { t } else { 1.0 }) * held;
     ActivationTerms {
         sbh: s * b * h,
         factor,
@@ -454,6 +460,7 @@ pub fn activation_terms(c: &Config, st: &Stage) -> ActivationTerms {
         checkpoints,
         embedding,
         output,
+        mtp,
         partition: if c.partition_activations && !sp { t } else { 1.0 },
         // Context parallelism: each rank holds s/cp of every sequence (its scores s/cp × s).
         cp: c.layout.cp as f64,
@@ -497,11 +504,13 @@ pub struct LogitTerms {
     pub saved: f64,
     /// Bytes per logit of one micro-batch's transient at the loss.
     pub peak: f64,
+    /// Losses per micro-batch: the model's and one per MTP module, each keeping its own.
+    pub losses: u64,
 }
 
 impl LogitTerms {
     pub fn bytes(&self) -> Bytes {
-        Bytes(self.logits * (self.saved * self.in_flight as f64 + self.peak))
+        Bytes(self.logits * (self.saved * (self.in_flight * self.losses) as f64 + self.peak))
     }
 }
 
@@ -520,6 +529,7 @@ pub fn logit_terms(c: &Config, st: &Stage) -> LogitTerms {
         in_flight: st.ends_in_flight,
         saved: 4.0,
         peak,
+        losses: 1 + c.arch.mtp_layers,
     }
 }
 
@@ -550,9 +560,13 @@ fn state_divisors(c: &Config, st: &Stage, ep: u64) -> (f64, f64) {
     let split = if ep > 1 { 1.0 - experts / exact * (1.0 - 1.0 / ep as f64) } else { 1.0 };
     if c.convention == Convention::Megatron && pp > 1 {
         let (vh, h) = ((a.vocab * a.hidden) as f64, a.hidden as f64);
-        let per_layer = (exact - a.embedding_params().get() - h) / a.layers as f64;
+        let per_layer = (exact - a.embedding_params().get() - h - a.mtp_params().get()) / a.layers as f64;
         let routed = experts / a.layers as f64 * (1.0 / ep as f64 - 1.0);
-        let ends = if st.first { vh } else { 0.0 } + if st.last { vh + h } else { 0.0 };
+        // The last stage holds the output layer and the final norm, and the MTP modules with the
+        // embedding they read (Megatron-LM builds it on the last stage too).
+        let embedding_copy = if a.tie_embeddings { 0.0 } else { vh };
+        let mtp = if st.last && a.mtp_layers > 0 { a.mtp_params().get() + embedding_copy } else { 0.0 };
+        let ends = if st.first { vh } else { 0.0 } + if st.last { vh + h } else { 0.0 } + mtp;
         let share = (st.layers as f64 * (per_layer + routed) + ends) / (t * exact);
         return (1.0 / share, 1.0 / share);
     }

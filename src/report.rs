@@ -435,7 +435,14 @@ pub fn warnings(c: &Config, stage: &memory::Stage, m: &MemoryBreakdown, cpu: Byt
         w.push(Warning::OffloadSlower);
     }
     if let Some(model) = c.model.filter(|m| !m.unmodelled.is_empty()) {
-        w.push(Warning::NotModelled { model: model.label, parts: model.unmodelled });
+        // The MTP module is modelled once mtp-layers is given.
+        let parts: &'static [crate::catalog::Unmodelled] = match model.unmodelled {
+            [crate::catalog::Unmodelled::Mtp, rest @ ..] if c.arch.mtp_layers > 0 => rest,
+            all => all,
+        };
+        if !parts.is_empty() {
+            w.push(Warning::NotModelled { model: model.label, parts });
+        }
     }
     if let Some(limit) = c.max_positions.filter(|&l| c.context > l) {
         w.push(Warning::ContextBeyondPositions { context: c.context, limit });
@@ -612,6 +619,7 @@ impl Serialize for Report {
         o.serialize_field("shared_experts", &a.shared_experts)?;
         o.serialize_field("moe_ffn", &a.moe_ffn)?;
         o.serialize_field("dense_layers", &a.dense_layers)?;
+        o.serialize_field("mtp_layers", &a.mtp_layers)?;
         o.serialize_field("kv_lora_rank", &a.mla.kv_lora_rank)?;
         o.serialize_field("q_lora_rank", &a.mla.q_lora_rank)?;
         o.serialize_field("qk_head_dim", &a.mla.qk_head_dim)?;

@@ -37,6 +37,7 @@ pub struct Settings {
     /// Unset: the model's, else `ffn`.
     pub moe_ffn: Option<u64>,
     pub dense_layers: Option<u64>,
+    pub mtp_layers: Option<u64>,
     /// Multi-head latent attention: kv-lora-rank, q-lora-rank, qk-head-dim, qk-rope-head-dim, v-head-dim.
     pub kv_lora_rank: Option<u64>,
     pub q_lora_rank: Option<u64>,
@@ -137,6 +138,7 @@ impl Default for Settings {
             shared_experts: None,
             moe_ffn: None,
             dense_layers: None,
+            mtp_layers: None,
             kv_lora_rank: None,
             q_lora_rank: None,
             qk_head_dim: None,
@@ -320,6 +322,7 @@ impl Settings {
         self.shared_experts = Some(a.shared_experts);
         self.moe_ffn = Some(a.moe_ffn);
         self.dense_layers = Some(a.dense_layers);
+        self.mtp_layers = Some(a.mtp_layers);
         // A model without latent attention leaves its keys unset.
         let mla = a.mla.is_on();
         self.kv_lora_rank = mla.then_some(a.mla.kv_lora_rank);
@@ -392,6 +395,7 @@ impl Settings {
             || self.shared_experts.is_some()
             || self.moe_ffn.is_some()
             || self.dense_layers.is_some()
+            || self.mtp_layers.is_some()
             || self.kv_lora_rank.is_some()
     }
 
@@ -421,6 +425,7 @@ impl Settings {
             shared_experts: self.shared_experts.unwrap_or(gpt.shared_experts),
             moe_ffn: self.moe_ffn.unwrap_or(ffn),
             dense_layers: self.dense_layers.unwrap_or(0),
+            mtp_layers: self.mtp_layers.unwrap_or(0),
             // Without a KV latent, no MLA (its other keys are then without effect).
             mla: match self.kv_lora_rank {
                 Some(kv_lora_rank) if kv_lora_rank > 0 => crate::config::Mla {
@@ -444,6 +449,8 @@ impl Settings {
     pub fn resolved_params(&self) -> Params {
         let shaped = self.layers.is_some() || self.hidden.is_some() || self.refined();
         match self.params {
+            // A given P counts the main model, as DeepSeek-V3's 671B does: MTP modules add theirs.
+            Some(p) if self.mtp_layers.unwrap_or(0) > 0 => Params(p + self.architecture().mtp_params().get()),
             Some(p) => Params(p),
             None if shaped && (self.refined() || self.convention == Convention::Megatron) => {
                 self.architecture().exact_params()

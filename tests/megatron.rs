@@ -76,8 +76,9 @@ fn the_deepseek_v3_proxy() {
     assert_eq!(value(&pairs, "loss"), "fused");
     // P is the shape's count, 11 MoE layers of 65 experts' MLPs and 3 dense ones.
     assert_eq!(c.params.get(), a.exact_params().get());
-    // What it does not model yet is named: the layout string and the MTP module.
-    for flag in ["--pipeline-model-parallel-layout", "--mtp-num-layers", "--kv-channels"] {
+    assert_eq!(a.mtp_layers, 1);
+    // What it does not model yet is named: the layout string; kv-channels means nothing with MLA.
+    for flag in ["--pipeline-model-parallel-layout", "--kv-channels"] {
         assert!(unused.contains(&flag.to_string()), "{flag}");
     }
     // A YAML switch whose value is on the next line is a switch, not a value.

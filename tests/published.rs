@@ -890,3 +890,33 @@ fn deepseek_v3_from_its_shape() {
     let model = eval(&[("model", "deepseek-v3")]);
     assert_eq!((model.config.params, model.config.arch), (r.config.params, r.config.arch));
 }
+
+/// Multi-token prediction (DeepSeek-V3 §2.2, "671B of the main model and 14B
+/// of the MTP module" with its own copy of the embedding and head): one module
+/// is a 2h×h projection, three RMSNorms and one transformer layer of the
+/// model's last kind (for V3 a MoE layer), sharing the embedding and the output
+/// head: 11,610,067,968 parameters, 11.6B (the 14B with the embedding and head
+/// copies of the released weights, 2·V·h = 1.85B). On the last stage it adds a
+/// layer's activations and a second loss, whose fp32 log-probabilities wait for
+/// the backward beside the model's.
+#[test]
+fn multi_token_prediction() {
+    let base =
+        [("model", "deepseek-v3"), ("convention", "megatron"), ("tp", "8"), ("pp", "16"), ("ep", "8"), ("dp", "8")];
+    let with = [base.as_slice(), &[("mtp-layers", "1")]].concat();
+    let (r0, r1) = (eval(&base), eval(&with));
+    let module = r1.config.arch.mtp_params().get();
+    assert_eq!(module, 11_610_067_968.0);
+    assert_close((module + 2.0 * 129_280.0 * 7168.0) / 1e9, 13.5, 0.01, "with the released copies");
+    assert_eq!(r1.config.params.get(), 671_026_404_352.0 + module);
+    // The last stage: one more layer of activations, twice the saved log-probabilities, the module's weights.
+    let (last0, last1) = (r0.stages()[15].1, r1.stages()[15].1);
+    assert!(last1[Part::Activations] > last0[Part::Activations]);
+    let sv: f64 = 4096.0 * 129_280.0 / 8.0;
+    assert_eq!(last1[Part::Logits].get() - last0[Part::Logits].get(), (4.0 * sv).round());
+    assert!(last1[Part::Model] > last0[Part::Model]);
+    // The other stages do not change, and the not-modelled warning no longer names MTP.
+    assert_eq!(r0.stages()[3].1, r1.stages()[3].1);
+    let said = r1.warnings.iter().find(|w| w.code() == "not-modelled").map(|w| w.to_string()).unwrap_or_default();
+    assert!(!said.contains("multi-token") && said.contains("FP8"), "{said}");
+}

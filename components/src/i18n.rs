@@ -65,6 +65,7 @@ pub fn label(lang: Lang, k: K) -> &'static str {
         K::SharedExperts => ("Shared experts", "공유 전문가 수"),
         K::MoeFfn => ("Inner size of one expert", "전문가 하나의 내부 차원"),
         K::DenseLayers => ("Dense layers first (MoE)", "앞쪽 밀집 층 수 (MoE)"),
+        K::MtpLayers => ("Multi-token prediction modules", "다중 토큰 예측(MTP) 모듈 수"),
         K::KvLoraRank => ("MLA: KV latent rank", "MLA: KV 잠재 벡터 차원"),
         K::QLoraRank => ("MLA: query latent rank", "MLA: 쿼리 잠재 벡터 차원"),
         K::QkHeadDim => ("MLA: query/key head dim", "MLA: 쿼리·키 헤드 차원"),
@@ -954,7 +955,7 @@ pub fn warning(lang: Lang, w: &Warning) -> String {
             let parts: Vec<&str> = parts
                 .iter()
                 .map(|p| match p {
-                    tmath::catalog::Unmodelled::Mtp => "다중 토큰 예측(MTP) 모듈",
+                    tmath::catalog::Unmodelled::Mtp => "다중 토큰 예측(MTP) 모듈(MTP 모듈 수를 1로 하면 들어감)",
                     tmath::catalog::Unmodelled::Fp8 => "FP8 학습",
                 })
                 .collect();
