@@ -495,10 +495,17 @@ pub struct Config {
     pub gpus_per_node: u64,
     /// Expert parallelism: experts ÷ ep within the d·cp ranks (1: none).
     pub ep: u64,
+    /// Expert tensor parallelism: each expert split over etp ranks (`None`: t, whatever t a layout gives).
+    pub etp: Option<u64>,
     pub convention: Convention,
 }
 
 impl Config {
+    /// Expert tensor parallelism: the given etp, else t.
+    pub fn expert_tp(&self) -> u64 {
+        self.etp.unwrap_or(self.layout.tp)
+    }
+
     /// Whether activations are split along the sequence over the tensor ranks:
     /// sequence parallelism or folded TSP, with t > 1.
     pub fn splits_sequence(&self) -> bool {

@@ -493,6 +493,16 @@ key_table! {
             set: |s, v| s.v_head_dim = Some(v.whole()),
         },
     },
+    Etp => Key {
+        name: "etp", aliases: &[], kind: whole(1, 1_000_000),
+        help: help!("expert tensor parallelism: each routed expert split over etp ranks (default t)"),
+        access: Access::Calc {
+            get: |s| s.etp.map(|x| Value::Num(x as f64)),
+            shown: Some(|s| Value::Num(s.etp.unwrap_or(s.tp) as f64)),
+            // etp = t is the default, which follows t: it stays unset (as kv-heads = heads does).
+            set: |s, v| s.etp = (s.etp.is_some() || v.whole() != s.tp).then(|| v.whole()),
+        },
+    },
     Tp => Key {
         name: "tp", aliases: &[], kind: whole(1, 1_000_000), help: help!("tensor-parallel degree t"),
         access: Access::Calc { get: |s| int(s.tp), shown: None, set: |s, v| s.tp = v.whole() },

@@ -79,6 +79,7 @@ const SAME: &[(&str, &str)] = &[
     ("pipeline-model-parallel-size", "pp"),
     ("context-parallel-size", "cp"),
     ("expert-model-parallel-size", "ep"),
+    ("expert-tensor-parallel-size", "etp"),
     ("num-virtual-stages-per-pipeline-rank", "vpp"),
     ("decoder-first-pipeline-num-layers", "pp-first-layers"),
     ("decoder-last-pipeline-num-layers", "pp-last-layers"),
@@ -268,7 +269,9 @@ pub fn read(text: &str) -> Result<Mapped, ArgsError> {
     let ep = num("expert-model-parallel-size").unwrap_or(1);
     if world.is_none() && ep > 1 {
         let cp = num("context-parallel-size").unwrap_or(1).max(1);
-        let d = (1..=ep).find(|d| (d * cp) % ep == 0).unwrap_or(ep);
+        // The expert groups take etp·ep of each stage's t·d·cp ranks (etp is t unless given).
+        let etp = num("expert-tensor-parallel-size").unwrap_or(tp);
+        let d = (1..=ep * etp).find(|d| (tp * d * cp) % (etp * ep) == 0).unwrap_or(ep);
         pairs.push(("gpus", (tp * pp * cp * d).to_string(), "--expert-model-parallel-size".into()));
     }
     // P from the shape: the calculator's exact count.

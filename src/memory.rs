@@ -550,18 +550,18 @@ pub struct Divisors {
 ///
 /// With expert parallelism (`ep` > 1) the routed experts are divided by ep as
 /// well. Shares are taken of the shape's exact count and applied to P.
-fn state_divisors(c: &Config, st: &Stage, ep: u64) -> (f64, f64) {
+fn state_divisors(c: &Config, st: &Stage, experts_vs_t: f64) -> (f64, f64) {
     let Layout { tp, pp, .. } = c.layout;
     let (t, p) = (tp as f64, pp as f64);
     let a = c.arch;
     let exact = a.exact_params().get();
     let experts = a.expert_params().get();
-    // The share that stays when the experts are divided by ep (1 without experts or ep).
-    let split = if ep > 1 { 1.0 - experts / exact * (1.0 - 1.0 / ep as f64) } else { 1.0 };
+    // The share that stays when the experts are divided by etp·ep instead of t (1 without experts).
+    let split = 1.0 - experts / exact * (1.0 - experts_vs_t);
     if c.convention == Convention::Megatron && pp > 1 {
         let (vh, h) = ((a.vocab * a.hidden) as f64, a.hidden as f64);
         let per_layer = (exact - a.embedding_params().get() - h - a.mtp_params().get()) / a.layers as f64;
-        let routed = experts / a.layers as f64 * (1.0 / ep as f64 - 1.0);
+        let routed = experts / a.layers as f64 * (experts_vs_t - 1.0);
         // The last stage holds the output layer and the final norm, and the MTP modules with the
         // embedding they read (Megatron-LM builds it on the last stage too).
         let embedding_copy = if a.tie_embeddings { 0.0 } else { vh };
@@ -577,13 +577,18 @@ fn state_divisors(c: &Config, st: &Stage, ep: u64) -> (f64, f64) {
 
 /// Divisors of a stage's model states ([`state_divisors`]), and with ZeRO the
 /// replica's states divided again over the d·cp ranks the distributed
-/// optimizer shards over (expert states over t·ep·(d·cp/ep), the same).
+/// optimizer shards over. The routed experts are split over etp·ep ranks
+/// (expert tensor and expert parallelism; etp is t unless given) where the
+/// rest is split over t, and their sharded states over the expert
+/// data-parallel group of t·d·cp/(etp·ep): t·d·cp in all, as the rest
+/// (Megatron-LM's `expert_data_parallel` group).
 /// Article: M/(p·t), G/p, O/(p·t); ZeRO-1 O/N; ZeRO-2 also G/(p·d); ZeRO-3 also M/N.
 pub fn stage_divisors(c: &Config, st: &Stage) -> Divisors {
     let z = c.zero;
     let group = c.layout.shard_group() as f64;
-    let (model, grads) = state_divisors(c, st, c.ep);
-    let (model_replica, grads_replica) = state_divisors(c, st, 1);
+    let experts_vs_t = c.layout.tp as f64 / (c.expert_tp() * c.ep) as f64;
+    let (model, grads) = state_divisors(c, st, experts_vs_t);
+    let (model_replica, grads_replica) = state_divisors(c, st, 1.0);
     Divisors {
         model: if z.shards_params() { model_replica * group } else { model },
         gradients: if z.shards_gradients() { grads_replica * group } else { grads },

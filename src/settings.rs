@@ -48,6 +48,8 @@ pub struct Settings {
     pub pp: u64,
     pub cp: u64,
     pub ep: u64,
+    /// Unset: t.
+    pub etp: Option<u64>,
     /// Unset: N/(t·p·cp), or 1.
     pub dp: Option<u64>,
     /// Unset: t·p·cp·d.
@@ -148,6 +150,7 @@ impl Default for Settings {
             pp: 1,
             cp: 1,
             ep: 1,
+            etp: None,
             dp: None,
             gpus: None,
             precision: Precision::Mixed,
@@ -198,6 +201,8 @@ pub enum ConfigError {
     EpNotDividingExperts { ep: u64, experts: u64 },
     /// Expert-parallel groups are carved from the d·cp ranks: ep must divide d·cp.
     EpNotDividingDataParallel { ep: u64, ranks: u64 },
+    /// Expert tensor and expert parallelism take etp·ep of the t·d·cp ranks: it must divide them.
+    ExpertGroups { etp: u64, ep: u64, ranks: u64 },
     /// t must divide the heads (article, "3D parallelism"; Megatron splits heads).
     TpNotDividingHeads { tp: u64, heads: u64 },
     /// t·p·d beyond 10⁹ GPUs.
@@ -236,6 +241,9 @@ impl fmt::Display for ConfigError {
             }
             ConfigError::EpNotDividingDataParallel { ep, ranks } => {
                 write!(f, "ep {ep} does not divide dp·cp = {ranks}")
+            }
+            ConfigError::ExpertGroups { etp, ep, ranks } => {
+                write!(f, "etp·ep = {etp}·{ep} does not divide tp·dp·cp = {ranks}")
             }
             ConfigError::TpNotDividingHeads { tp, heads } => {
                 write!(f, "tp {tp} does not divide the {heads} attention heads")
@@ -284,6 +292,7 @@ impl ConfigError {
             ConfigError::ActiveAboveParams { .. } => &[K::ActiveParams, K::Params],
             ConfigError::EpNotDividingExperts { .. } => &[K::Ep, K::Experts],
             ConfigError::EpNotDividingDataParallel { .. } => &[K::Ep, K::Dp, K::Gpus],
+            ConfigError::ExpertGroups { .. } => &[K::Etp, K::Ep, K::Dp, K::Gpus],
         }
     }
 
@@ -299,6 +308,7 @@ impl ConfigError {
             ConfigError::StageLayers { .. } => K::Pp,
             ConfigError::ActiveAboveParams { .. } => K::ActiveParams,
             ConfigError::EpNotDividingExperts { .. } | ConfigError::EpNotDividingDataParallel { .. } => K::Ep,
+            ConfigError::ExpertGroups { .. } => K::Etp,
         }
     }
 }
@@ -542,8 +552,16 @@ impl Settings {
         if !arch.experts.is_multiple_of(self.ep) {
             return Err(ConfigError::EpNotDividingExperts { ep: self.ep, experts: arch.experts });
         }
-        if !(dp * cp).is_multiple_of(self.ep) {
-            return Err(ConfigError::EpNotDividingDataParallel { ep: self.ep, ranks: dp * cp });
+        match self.etp {
+            // Megatron-LM carves etp·ep expert ranks from the t·d·cp of each stage.
+            Some(etp) if !(tp * dp * cp).is_multiple_of(etp * self.ep) => {
+                return Err(ConfigError::ExpertGroups { etp, ep: self.ep, ranks: tp * dp * cp });
+            }
+            Some(_) => {}
+            None if !(dp * cp).is_multiple_of(self.ep) => {
+                return Err(ConfigError::EpNotDividingDataParallel { ep: self.ep, ranks: dp * cp });
+            }
+            None => {}
         }
         let config = self.build(Layout { tp, pp, dp, cp });
         if !crate::memory::stages_lay_out(&config) {
@@ -612,6 +630,7 @@ impl Settings {
             cpu_mem_bytes: self.cpu_mem * 1e9,
             gpus_per_node: self.gpus_per_node,
             ep: self.ep,
+            etp: self.etp,
             convention: self.convention,
         }
     }

@@ -188,8 +188,8 @@ fn megatron_args() {
     assert_eq!((j["tp"].as_u64(), j["pp"].as_u64(), j["vpp"].as_u64()), (Some(2), Some(4), Some(8)));
     assert_eq!(j["experts"].as_u64(), Some(8));
     assert!(err.contains("--tokenizer-type"), "{err}");
-    // The fewest GPUs for ep 8 (64), overridden by a later flag.
-    assert_eq!(j["gpus"].as_u64(), Some(64));
+    // The fewest GPUs for etp·ep = 1·8 of t·d·cp = 2·d (32), overridden by a later flag.
+    assert_eq!((j["gpus"].as_u64(), j["etp"].as_u64()), (Some(32), Some(1)));
     let (code, out, _) = tmath(&["--megatron-args", fixture, "--gpus", "128", "--json"]);
     assert_eq!(code, 0);
     let j: serde_json::Value = serde_json::from_str(&out).unwrap();

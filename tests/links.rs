@@ -165,6 +165,8 @@ const GOLDEN: &[(&str, f64, f64)] = &[
     ("kv-lora-rank=512&q-lora-rank=1536&qk-head-dim=128&qk-rope-head-dim=64&v-head-dim=128", 121422020608.0, 1.02172925952e22),
     // One MTP module of a MoE model: a MoE layer, its projection and norms, on the (only) stage, and a second loss.
     ("experts=8&top-k=2&mtp-layers=1&convention=megatron", 731486550989.0, 2.11964903424e22),
+    // Each expert whole on its rank (etp 1 under t 2): the experts' weights and gradients per GPU double.
+    ("experts=8&top-k=2&tp=2&ep=2&dp=2&etp=1&convention=megatron", 356432900045.0, 2.05320167424e22),
     ("experts=8&top-k=2&dense-layers=2", 586769563648.0, 1.90823473152e22),
     // Interleaved: the first of 4 stages keeps 2·3 + 4 + 1 = 11 forwards of 4 layers, 44 layer-micro-batches for 1F1B's 32.
     ("vpp=2&grad-accum=8&pp=4", 70077257728.0, 1.26e22),

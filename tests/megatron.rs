@@ -49,7 +49,7 @@ fn mixtral_8x7b() {
     assert_eq!((c.layout.tp, c.layout.pp, c.ep, c.vpp), (2, 4, 8, 8));
     assert!(c.sequence_parallel && c.zero.shards_optimizer());
     assert_eq!(c.attention, tmath::config::Attention::Flash);
-    assert!(unused.contains(&"--expert-tensor-parallel-size".to_string()));
+    assert_eq!(c.expert_tp(), 1);
     assert!(unused.contains(&"--tokenizer-type".to_string()));
 }
 

@@ -920,3 +920,25 @@ fn multi_token_prediction() {
     let said = r1.warnings.iter().find(|w| w.code() == "not-modelled").map(|w| w.to_string()).unwrap_or_default();
     assert!(!said.contains("multi-token") && said.contains("FP8"), "{said}");
 }
+
+/// Expert tensor parallelism (SPEC; Megatron-LM's `--expert-tensor-parallel-size`):
+/// with etp = 1 under t = 2 each routed expert is whole on its rank, so the
+/// experts' weights and gradients per GPU double against etp = t, while the
+/// distributed optimizer still shards their states over t·d·cp ranks in all
+/// (the expert data-parallel group t·d·cp/(etp·ep)). Mixtral 8x7B, t 2, ep 8, d 8.
+#[test]
+fn expert_tensor_parallelism() {
+    let q =
+        [("model", "mixtral-8x7b"), ("convention", "megatron"), ("tp", "2"), ("ep", "8"), ("dp", "8"), ("zero", "1")];
+    let (same, whole) = (eval(&q), eval(&[q.as_slice(), &[("etp", "1")]].concat()));
+    assert_eq!(same.config.expert_tp(), 2);
+    let a = same.config.arch;
+    let experts = a.expert_params().get() / a.exact_params().get() * same.config.params.get();
+    // Weights: 2 bytes of the experts ÷ (etp·ep): 1/8 instead of 1/16 of them.
+    let extra = 2.0 * experts * (1.0 / 8.0 - 1.0 / 16.0);
+    assert_close(whole.per_gpu[Part::Model].get() - same.per_gpu[Part::Model].get(), extra, 1e-6, "expert weights");
+    assert_close(whole.per_gpu[Part::Optimizer].get(), same.per_gpu[Part::Optimizer].get(), 1e-9, "sharded states");
+    // etp·ep must divide t·d·cp: 3·8 does not divide 16.
+    let (s, _) = tmath::settings::Settings::from_pairs([q.as_slice(), &[("etp", "3")]].concat());
+    assert!(matches!(s.resolve(), Err(tmath::settings::ConfigError::ExpertGroups { .. })));
+}

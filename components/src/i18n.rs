@@ -99,6 +99,7 @@ pub fn label(lang: Lang, k: K) -> &'static str {
         K::FragmentationPct => ("Allocator fragmentation, %", "메모리 단편화, %"),
         K::Cp => ("Context parallel cp", "컨텍스트 병렬 cp"),
         K::Ep => ("Expert parallel ep (MoE)", "전문가 병렬 ep (MoE)"),
+        K::Etp => ("Expert tensor parallel etp (MoE)", "전문가 텐서 병렬 etp (MoE)"),
         K::Schedule => ("Pipeline schedule", "파이프라인 스케줄"),
         K::ExpAvgDtype => ("Optimizer moments' type", "옵티마이저 모멘트 타입"),
         K::Vpp => ("Virtual stages per rank v (interleaved)", "랭크당 가상 스테이지 v (인터리브)"),
@@ -1073,6 +1074,10 @@ pub fn config_error(lang: Lang, e: &ConfigError) -> String {
         ConfigError::EpNotDividingExperts { ep, experts } => {
             format!("층당 전문가 {experts}개를 전문가 병렬 크기(ep\u{a0}=\u{a0}{ep})로 나눌 수 없습니다")
         }
+        ConfigError::ExpertGroups { etp, ep, ranks } => format!(
+            "t·d·cp\u{a0}=\u{a0}{} etp·ep\u{a0}=\u{a0}{etp}·{ep}로 나눌 수 없습니다",
+            josa(&ranks.to_string(), "을", "를")
+        ),
         ConfigError::EpNotDividingDataParallel { ep, ranks } => {
             format!(
                 "d·cp\u{a0}=\u{a0}{} 전문가 병렬 크기(ep\u{a0}=\u{a0}{ep})로 나눌 수 없습니다",

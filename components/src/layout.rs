@@ -17,7 +17,7 @@ pub static PAGE: &[Section] = &[
     // Right after the model: on a phone the GPU count and the ZeRO stage are near the top.
     Section {
         legend: "section-parallel",
-        rows: &[&[K::Gpus], &[K::Zero], &[K::Tp, K::Pp], &[K::Cp, K::Ep], &[K::Dp], &[K::GradAccum]],
+        rows: &[&[K::Gpus], &[K::Zero], &[K::Tp, K::Pp], &[K::Cp, K::Ep], &[K::Etp], &[K::Dp], &[K::GradAccum]],
     },
     Section { legend: "section-data", rows: &[&[K::Tokens]] },
     Section {

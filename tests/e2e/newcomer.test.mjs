@@ -17,7 +17,7 @@ const KEEP = new Set([
   "ZeRO", "ZeRO-R", "MoE", "TSP", "FSDP", "AdamW", "Adam", "SGD", "Megatron", "DeepSpeed", "EleutherAI", "CC", "BY", "PNG",
   "JSON", "CSV", "USD", "NaN", "A100", "H100", "H200", "H800", "B200", "MI300X", "MI325X", "L40S", "RTX", "GeForce", "Instinct",
   "V100", "Llama", "Mistral", "Mixtral", "DeepSeek-V3", "DeepSeek", "Pythia", "GPT", "GPT-3", "GPT-NeoX", "NeoX", "Qwen",
-  "Gemma", "LLaMA", "MT-NLG", "NCCL", "nvidia-smi", "cp", "ep",
+  "Gemma", "LLaMA", "MT-NLG", "NCCL", "nvidia-smi", "cp", "ep", "etp",
   // Names of tools, papers and files (the validation table, the config reader), and PyTorch's
   // counters as its API spells them, in parentheses after the Korean.
   "Hugging", "Face", "config", "json", "PyTorch", "TensorBoard", "Korthikanti", "Megatron-LM", "Megatron-Core", "torchtitan", "torchtune", "GPT-2",
