@@ -340,22 +340,19 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
         }
         Item::Part(Part::Logits) => {
             let terms = logit_terms(c, &r.stage);
-            let (peak, peak_value, sources): (String, String, &'static [Cite]) = match c.loss {
-                Loss::Standard => {
-                    ("8".into(), "8".into(), &[Cite::Paper("PyTorch cross_entropy: log_softmax + nll_loss")])
-                }
+            // The symbol of the transient; its value is the term's own.
+            let (peak, sources): (String, &'static [Cite]) = match c.loss {
+                Loss::Standard => (n(terms.peak), &[Cite::Paper("PyTorch cross_entropy: log_softmax + nll_loss")]),
                 Loss::Fused => (
-                    "2".into(),
-                    "2".into(),
+                    n(terms.peak),
                     &[
                         Cite::Paper("Megatron-LM, tensor_parallel/cross_entropy.py"),
                         Cite::Paper("Korthikanti et al. 2022, §4.1"),
                     ],
                 ),
-                Loss::Chunked => {
-                    ("max(2 + 4/n, 8/n)".into(), n(terms.peak), &[Cite::Paper("torchtune, CEWithChunkedOutputLoss")])
-                }
+                Loss::Chunked => ("max(2 + 4/n, 8/n)".into(), &[Cite::Paper("torchtune, CEWithChunkedOutputLoss")]),
             };
+            let peak_value = n(terms.peak);
             let parallel = match (t > 1, c.layout.cp > 1) {
                 (false, false) => "",
                 (true, false) => "/t",
@@ -366,14 +363,19 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
             let divisor = t * c.layout.cp;
             let divide = if divisor > 1 { format!("/{divisor}") } else { String::new() };
             Explanation {
-                formula: format!("s·b·V{parallel}·(4·{held} + {peak})"),
+                // With MTP modules, each micro-batch in flight keeps one loss's log-probabilities per module too.
+                formula: format!(
+                    "s·b·V{parallel}·(4·{held}{} + {peak})",
+                    if terms.losses > 1 { "·(1 + MTP)" } else { "" }
+                ),
                 substituted: if terms.logits > 0.0 {
                     format!(
-                        "{}·{}·{}{divide}·(4·{} + {peak_value}) = {}",
+                        "{}·{}·{}{divide}·(4·{}{} + {peak_value}) = {}",
                         c.seq_len,
                         c.micro_batch,
                         c.arch.vocab,
                         terms.in_flight,
+                        if terms.losses > 1 { format!("·{}", terms.losses) } else { String::new() },
                         bytes(m[Part::Logits])
                     )
                 } else {

@@ -228,6 +228,21 @@ pub struct Mapped {
     pub unused: Vec<String>,
 }
 
+/// P from the keys' shape, the calculator's exact count and its active part,
+/// for a model that is no catalogue entry (`model=custom` first). P counts the
+/// main model, as DeepSeek-V3's 671B does: MTP modules add theirs
+/// (`Settings::resolved_params`). Shared by the config.json and the Megatron-LM readers.
+pub(crate) fn add_counts(pairs: &mut Vec<(&'static str, String, String)>) {
+    let mut s = Settings::default();
+    for (k, v, _) in pairs.iter() {
+        let _ = s.set(k, v);
+    }
+    let a = crate::config::Architecture { mtp_layers: 0, ..s.architecture() };
+    pairs.insert(0, ("model", "custom".into(), String::new()));
+    pairs.push(("params", format!("{}", a.exact_params().get()), String::new()));
+    pairs.push(("active-params", format!("{}", a.exact_active_params().get()), String::new()));
+}
+
 /// Reads a config: the shape keys, the MLP's form (gated SiLU is SwiGLU), the
 /// weights' dtype for serving, and P counted exactly from the shape (its
 /// active part for a mixture of experts), so the calculator sizes this model.
@@ -278,15 +293,7 @@ pub fn read(text: &str) -> Result<Mapped, HfError> {
     if let Some(d) = dtype {
         pairs.push(("inference-dtype", d.into(), "torch_dtype".into()));
     }
-    // P from the shape: the calculator's exact count.
-    let mut s = Settings::default();
-    for (k, v, _) in &pairs {
-        let _ = s.set(k, v);
-    }
-    let a = s.architecture();
-    pairs.insert(0, ("model", "custom".into(), String::new()));
-    pairs.push(("params", format!("{}", a.exact_params().get()), String::new()));
-    pairs.push(("active-params", format!("{}", a.exact_active_params().get()), String::new()));
+    add_counts(&mut pairs);
     let unused = fields.iter().map(|(k, _)| k).filter(|k| !used.contains(&k.as_str())).cloned().collect();
     Ok(Mapped { pairs, unused })
 }

@@ -6,7 +6,7 @@
 //! not used, as the `config.json` reader does.
 
 use crate::hf::Mapped;
-use crate::settings::Settings;
+use crate::keys::K;
 
 /// Why a text is not a Megatron-LM launch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -67,44 +67,54 @@ fn flags(text: &str) -> Vec<(String, String)> {
 }
 
 /// Flags mapped one to one: Megatron-LM's name, the calculator's key.
-const SAME: &[(&str, &str)] = &[
-    ("num-layers", "layers"),
-    ("hidden-size", "hidden"),
-    ("num-attention-heads", "heads"),
-    ("ffn-hidden-size", "ffn"),
-    ("seq-length", "seq-len"),
-    ("max-position-embeddings", "max-position-embeddings"),
-    ("micro-batch-size", "micro-batch"),
-    ("tensor-model-parallel-size", "tp"),
-    ("pipeline-model-parallel-size", "pp"),
-    ("context-parallel-size", "cp"),
-    ("expert-model-parallel-size", "ep"),
-    ("expert-tensor-parallel-size", "etp"),
-    ("num-virtual-stages-per-pipeline-rank", "vpp"),
-    ("decoder-first-pipeline-num-layers", "pp-first-layers"),
-    ("decoder-last-pipeline-num-layers", "pp-last-layers"),
-    ("num-experts", "experts"),
-    ("moe-router-topk", "top-k"),
-    ("moe-ffn-hidden-size", "moe-ffn"),
-    ("kv-lora-rank", "kv-lora-rank"),
-    ("q-lora-rank", "q-lora-rank"),
-    ("qk-head-dim", "qk-head-dim"),
-    ("qk-pos-emb-head-dim", "qk-rope-head-dim"),
-    ("v-head-dim", "v-head-dim"),
-    ("exp-avg-dtype", "exp-avg-dtype"),
-    ("mtp-num-layers", "mtp-layers"),
+const SAME: &[(&str, K)] = &[
+    ("num-layers", K::Layers),
+    ("hidden-size", K::Hidden),
+    ("num-attention-heads", K::Heads),
+    ("ffn-hidden-size", K::Ffn),
+    ("seq-length", K::SeqLen),
+    ("max-position-embeddings", K::MaxPositions),
+    ("micro-batch-size", K::MicroBatch),
+    ("tensor-model-parallel-size", K::Tp),
+    ("pipeline-model-parallel-size", K::Pp),
+    ("context-parallel-size", K::Cp),
+    ("expert-model-parallel-size", K::Ep),
+    ("expert-tensor-parallel-size", K::Etp),
+    ("num-virtual-stages-per-pipeline-rank", K::Vpp),
+    ("decoder-first-pipeline-num-layers", K::PpFirstLayers),
+    ("decoder-last-pipeline-num-layers", K::PpLastLayers),
+    ("num-experts", K::Experts),
+    ("moe-router-topk", K::TopK),
+    ("moe-ffn-hidden-size", K::MoeFfn),
+    ("kv-lora-rank", K::KvLoraRank),
+    ("q-lora-rank", K::QLoraRank),
+    ("qk-head-dim", K::QkHeadDim),
+    ("qk-pos-emb-head-dim", K::QkRopeHeadDim),
+    ("v-head-dim", K::VHeadDim),
+    ("exp-avg-dtype", K::ExpAvgDtype),
+    ("mtp-num-layers", K::MtpLayers),
 ];
 
 /// Switches mapped to a key's value when on.
-const SWITCHES: &[(&str, &str, &str)] = &[
-    ("swiglu", "mlp", "swiglu"),
-    ("untie-embeddings-and-output-weights", "tie-embeddings", "0"),
-    ("sequence-parallel", "sequence-parallel", "1"),
-    ("use-distributed-optimizer", "zero", "1"),
-    ("bf16", "precision", "mixed"),
-    ("fp16", "precision", "mixed"),
-    ("cross-entropy-loss-fusion", "loss", "fused"),
+const SWITCHES: &[(&str, K, &str)] = &[
+    ("swiglu", K::Mlp, "swiglu"),
+    ("untie-embeddings-and-output-weights", K::TieEmbeddings, "0"),
+    ("sequence-parallel", K::SequenceParallel, "1"),
+    ("use-distributed-optimizer", K::Zero, "1"),
+    ("bf16", K::Precision, "mixed"),
+    ("fp16", K::Precision, "mixed"),
+    ("cross-entropy-loss-fusion", K::Loss, "fused"),
 ];
+
+/// Latent attention's keys: they count only with `--multi-latent-attention`.
+const MLA: [K; 5] = [K::KvLoraRank, K::QLoraRank, K::QkHeadDim, K::QkRopeHeadDim, K::VHeadDim];
+
+/// A key's value and the flag it came from ("" when it is a default).
+type Pairs = Vec<(&'static str, String, String)>;
+
+fn push(pairs: &mut Pairs, key: K, value: impl ToString, from: &str) {
+    pairs.push((key.row().name, value.to_string(), from.to_string()));
+}
 
 /// Flags read to decide another key, not mapped on their own.
 const READ: &[&str] = &[
@@ -169,121 +179,103 @@ pub fn read(text: &str) -> Result<Mapped, ArgsError> {
     }
     let get = |name: &str| flags.iter().rev().find(|(n, _)| n == name).map(|(_, v)| v.as_str());
     let on = |name: &str| get(name).is_some_and(|v| v != "false");
-    let mut pairs: Vec<(&'static str, String, String)> = vec![("convention", "megatron".into(), String::new())];
+    let mut pairs: Pairs = Vec::new();
+    push(&mut pairs, K::Convention, "megatron", "");
     let mut used: Vec<&str> = READ.to_vec();
     for &(flag, key) in SAME {
         if let Some(v) = get(flag) {
-            pairs.push((key, v.to_string(), format!("--{flag}")));
+            push(&mut pairs, key, v, &format!("--{flag}"));
             used.push(flag);
         }
     }
     for &(flag, key, value) in SWITCHES {
         if on(flag) {
-            pairs.push((key, value.to_string(), format!("--{flag}")));
+            push(&mut pairs, key, value, &format!("--{flag}"));
             used.push(flag);
         }
     }
-    if !pairs.iter().any(|(k, ..)| *k == "layers" || *k == "hidden") {
+    if get("num-layers").is_none() && get("hidden-size").is_none() {
         return Err(ArgsError::NoShape);
     }
     let num = |name: &str| get(name).and_then(whole);
     let (hidden, heads, layers) = (num("hidden-size"), num("num-attention-heads"), num("num-layers"));
     let tp = num("tensor-model-parallel-size").unwrap_or(1);
     let pp = num("pipeline-model-parallel-size").unwrap_or(1);
-    let mut derived = |key: &'static str, value: String, from: &str| pairs.push((key, value, from.to_string()));
+    let cp = num("context-parallel-size").unwrap_or(1).max(1);
+    let p = &mut pairs;
     // arguments.py: without --ffn-hidden-size, 4h, or for SwiGLU ⌊(4h·2/3)/64⌋·64.
     if get("ffn-hidden-size").is_none() {
         if let Some(h) = hidden {
-            let f = if on("swiglu") { (4 * h * 2 / 3) / 64 * 64 } else { 4 * h };
-            derived("ffn", f.to_string(), "");
+            push(p, K::Ffn, if on("swiglu") { (4 * h * 2 / 3) / 64 * 64 } else { 4 * h }, "");
         }
     }
     if !on("swiglu") {
-        derived("mlp", "gelu".into(), "");
+        push(p, K::Mlp, "gelu", "");
     }
     if !on("untie-embeddings-and-output-weights") {
-        derived("tie-embeddings", "1".into(), "");
+        push(p, K::TieEmbeddings, "1", "");
     }
     // Query groups count only with --group-query-attention (else a = k).
     match (on("group-query-attention"), num("num-query-groups"), heads) {
-        (true, Some(k), _) => derived("kv-heads", k.to_string(), "--num-query-groups"),
-        (_, _, Some(a)) => derived("kv-heads", a.to_string(), ""),
+        (true, Some(k), _) => push(p, K::KvHeads, k, "--num-query-groups"),
+        (_, _, Some(a)) => push(p, K::KvHeads, a, ""),
         _ => {}
     }
     if let Some(v) = num("vocab-size") {
-        let multiple = num("make-vocab-size-divisible-by").unwrap_or(128) * tp;
-        let m = multiple.max(1);
-        derived("vocab", (v.div_ceil(m) * m).to_string(), "--vocab-size");
+        let m = (num("make-vocab-size-divisible-by").unwrap_or(128) * tp).max(1);
+        push(p, K::Vocab, v.div_ceil(m) * m, "--vocab-size");
     }
     // --num-layers-per-virtual-pipeline-stage n: v = L/(p·n) virtual stages per rank.
     if let (Some(n), Some(l)) = (num("num-layers-per-virtual-pipeline-stage"), layers) {
         if n > 0 && pp > 0 && l % (pp * n) == 0 {
-            derived("vpp", (l / (pp * n)).to_string(), "--num-layers-per-virtual-pipeline-stage");
+            push(p, K::Vpp, l / (pp * n), "--num-layers-per-virtual-pipeline-stage");
         }
     }
     if let Some(k) = get("moe-layer-freq").and_then(dense_first) {
-        derived("dense-layers", k.to_string(), "--moe-layer-freq");
+        push(p, K::DenseLayers, k, "--moe-layer-freq");
     }
     // Shared experts: their total width over one expert's.
     if let Some(k) =
         num("moe-shared-expert-intermediate-size").zip(num("moe-ffn-hidden-size")).and_then(|(s, f)| s.checked_div(f))
     {
-        derived("shared-experts", k.to_string(), "--moe-shared-expert-intermediate-size");
+        push(p, K::SharedExperts, k, "--moe-shared-expert-intermediate-size");
     }
-    // Latent attention's keys count only with --multi-latent-attention.
     if !on("multi-latent-attention") {
-        pairs.retain(|(k, ..)| {
-            !matches!(*k, "kv-lora-rank" | "q-lora-rank" | "qk-head-dim" | "qk-rope-head-dim" | "v-head-dim")
-        });
+        p.retain(|(k, ..)| !MLA.iter().any(|m| m.row().name == *k));
     }
-    let mut derived =
-        |key: &'static str, value: &str, from: &str| pairs.push((key, value.to_string(), from.to_string()));
     match get("recompute-granularity") {
         Some("full") => {
-            derived("recompute", "full", "--recompute-granularity");
-            if get("recompute-method") == Some("uniform") {
-                if let Some(k) = num("recompute-num-layers") {
-                    derived("recompute-every", &k.to_string(), "--recompute-num-layers");
-                }
+            push(p, K::Recompute, "full", "--recompute-granularity");
+            if let (Some("uniform"), Some(k)) = (get("recompute-method"), num("recompute-num-layers")) {
+                push(p, K::RecomputeEvery, k, "--recompute-num-layers");
             }
         }
-        Some("selective") => derived("recompute", "selective", "--recompute-granularity"),
+        Some("selective") => push(p, K::Recompute, "selective", "--recompute-granularity"),
         _ => {}
     }
     // The s×s scores are stored by the unfused backend and by the local implementation without flash.
     let local = get("transformer-impl") == Some("local") && !on("use-flash-attn");
     let unfused = get("attention-backend") == Some("unfused");
-    derived("attention", if local || unfused { "standard" } else { "flash" }, "");
+    push(p, K::Attention, if local || unfused { "standard" } else { "flash" }, "");
     // A torchrun line gives the GPU count: then the micro-batches per step.
     let world = num("nproc_per_node").or(num("nproc-per-node")).map(|g| g * num("nnodes").unwrap_or(1));
     if let (Some(n), Some(g), Some(b)) = (world, num("global-batch-size"), num("micro-batch-size")) {
-        derived("gpus", &n.to_string(), "--nproc_per_node");
-        let cp = num("context-parallel-size").unwrap_or(1);
+        push(p, K::Gpus, n, "--nproc_per_node");
         let d = n / (tp * pp * cp).max(1);
         if d > 0 && b > 0 && g % (b * d) == 0 {
-            derived("grad-accum", &(g / (b * d)).to_string(), "--global-batch-size");
+            push(p, K::GradAccum, g / (b * d), "--global-batch-size");
             used.push("global-batch-size");
         }
     }
-    // Without the GPU count, the fewest GPUs whose d·cp ranks hold the expert groups (a later N overrides it).
+    // Without the GPU count, the fewest GPUs whose ranks hold the expert groups (a later N overrides it):
+    // they take etp·ep of each stage's t·d·cp ranks (etp is t unless given).
     let ep = num("expert-model-parallel-size").unwrap_or(1);
     if world.is_none() && ep > 1 {
-        let cp = num("context-parallel-size").unwrap_or(1).max(1);
-        // The expert groups take etp·ep of each stage's t·d·cp ranks (etp is t unless given).
         let etp = num("expert-tensor-parallel-size").unwrap_or(tp);
         let d = (1..=ep * etp).find(|d| (tp * d * cp) % (etp * ep) == 0).unwrap_or(ep);
-        pairs.push(("gpus", (tp * pp * cp * d).to_string(), "--expert-model-parallel-size".into()));
+        push(p, K::Gpus, tp * pp * cp * d, "--expert-model-parallel-size");
     }
-    // P from the shape: the calculator's exact count.
-    let mut s = Settings::default();
-    for (k, v, _) in &pairs {
-        let _ = s.set(k, v);
-    }
-    // P counts the main model, as DeepSeek-V3's 671B does; the MTP modules add theirs (Settings::resolved_params).
-    let a = crate::config::Architecture { mtp_layers: 0, ..s.architecture() };
-    pairs.insert(0, ("model", "custom".into(), String::new()));
-    pairs.push(("params", format!("{}", a.exact_params().get()), String::new()));
-    pairs.push(("active-params", format!("{}", a.exact_active_params().get()), String::new()));
+    crate::hf::add_counts(&mut pairs);
     let mut unused: Vec<String> = Vec::new();
     for (name, _) in &flags {
         if !used.contains(&name.as_str()) && !unused.iter().any(|u| u == &format!("--{name}")) {

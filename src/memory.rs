@@ -317,7 +317,7 @@ pub fn stages_lay_out(c: &Config) -> bool {
     let shared = p - u64::from(c.pp_first_layers.is_some()) - u64::from(c.pp_last_layers.is_some());
     // With both ends given on two stages they are the whole model; otherwise they leave each other stage a layer.
     let room = if shared == 0 { given == l } else { given + shared <= l };
-    room && (0..p).all(|i| stage_layers(c, i) >= 1 && stage_layers(c, i).is_multiple_of(v))
+    room && (0..p).map(|i| stage_layers(c, i)).all(|n| n >= 1 && n.is_multiple_of(v))
 }
 
 /// Stage `i` of `c`'s pipeline ([`stage_layers`], its micro-batches in flight).
@@ -328,11 +328,8 @@ pub fn stage(c: &Config, i: u64) -> Stage {
     let v = if p > 1 && c.schedule == Schedule::OneFOneB { c.vpp.max(1) } else { 1 };
     let (in_flight, ends_in_flight) = match c.schedule {
         _ if p == 1 => (1, 1),
-        Schedule::OneFOneB if v > 1 => {
-            let (warm, first_chunk) = interleaved_in_flight(p, v, m, i, 0);
-            let (_, last_chunk) = interleaved_in_flight(p, v, m, i, v - 1);
-            (warm, if i == 0 { first_chunk } else { last_chunk })
-        }
+        // The end this stage holds is in its first chunk (the embedding) or its last (the loss).
+        Schedule::OneFOneB if v > 1 => interleaved_in_flight(p, v, m, i, if i == 0 { 0 } else { v - 1 }),
         Schedule::OneFOneB => (m.min(p - i), m.min(p - i)),
         Schedule::Gpipe => (m, m),
     };
@@ -360,17 +357,6 @@ pub fn peak_stage(c: &Config) -> (Stage, MemoryBreakdown) {
         }
     }
     best
-}
-
-/// Micro-batches whose activations the busiest pipeline stage holds at once:
-/// with 1F1B the first stage keeps min(m, p), with GPipe all m (Narayanan et
-/// al. 2021, §2.2). Without pipelining, one.
-pub fn micro_batches_held(pp: u64, grad_accum: u64, schedule: Schedule) -> u64 {
-    match schedule {
-        _ if pp == 1 => 1,
-        Schedule::OneFOneB => grad_accum.min(pp),
-        Schedule::Gpipe => grad_accum,
-    }
 }
 
 /// A stage's activations, term by term: computed once, summed by

@@ -356,15 +356,9 @@ pub static ROWS: &[Row] = &[
     // torchtitan, Llama 3.1 8B, FSDP on 8 H100s, s = 8192, local batch 2, selective checkpointing: 82.4 GiB reserved, the maximum over ranks.
     Row {
         name: "torchtitan-8b-fsdp8",
-        framework: Framework::Torchtitan,
-        model: "Llama 3.1 8B",
         query: "model=llama-3-8b&convention=megatron&loss=standard&seq-len=8192&micro-batch=2&dp=8&zero=3&recompute=selective&gpu=h100-80gb",
         published: Published::Measured(82.4 * GIB),
-        metric: Metric::Reserved,
-        rank: Rank::Peak,
-        source: TORCHTITAN_DEC_2024,
-        inferred: false,
-        gap: Some(Gap::OpLevelCheckpointing),
+        ..ROW_TORCHTITAN
     },
     // The same on 128 H100s: 67.0 GiB reserved.
     Row {
@@ -534,9 +528,10 @@ pub struct Checked {
     pub row: &'static Row,
     pub published: f64,
     pub predicted: f64,
-    /// The stage predicted (the heaviest for [`Rank::Peak`]) and the pipeline's depth.
+    /// The stage predicted (the heaviest for [`Rank::Peak`]), the layout and its virtual stages.
     pub stage: u64,
-    pub stages: u64,
+    pub layout: crate::config::Layout,
+    pub vpp: u64,
 }
 
 /// The largest |error| accepted for a row against Megatron-LM's estimator.
@@ -589,7 +584,7 @@ pub fn check(row: &'static Row) -> Option<Checked> {
         Rank::Stage(_) => return None,
     };
     let predicted = row.metric.predicted(&config, &memory).get();
-    Some(Checked { row, published, predicted, stage, stages: config.layout.pp })
+    Some(Checked { row, published, predicted, stage, layout: config.layout, vpp: config.vpp })
 }
 
 /// Every row, evaluated.

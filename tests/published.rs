@@ -942,3 +942,16 @@ fn expert_tensor_parallelism() {
     let (s, _) = tmath::settings::Settings::from_pairs([q.as_slice(), &[("etp", "3")]].concat());
     assert!(matches!(s.resolve(), Err(tmath::settings::ConfigError::ExpertGroups { .. })));
 }
+
+/// The explanation of the logits writes what memory summed: with an MTP
+/// module, two losses' log-probabilities per micro-batch in flight.
+#[test]
+fn the_logits_explanation_follows_its_terms() {
+    let r = eval(&[("model", "deepseek-v3"), ("convention", "megatron"), ("mtp-layers", "1")]);
+    let e = tmath::explain::explain(&r, tmath::explain::Item::Part(Part::Logits), tmath::units::ByteUnit::Gb);
+    assert!(e.formula.contains("(1 + MTP)"), "{}", e.formula);
+    assert!(e.substituted.starts_with("4096·1·129280·(4·1·2 + 2) = "), "{}", e.substituted);
+    let plain = eval(&[("model", "deepseek-v3"), ("convention", "megatron")]);
+    let e = tmath::explain::explain(&plain, tmath::explain::Item::Part(Part::Logits), tmath::units::ByteUnit::Gb);
+    assert!(e.substituted.starts_with("4096·1·129280·(4·1 + 2) = "), "{}", e.substituted);
+}

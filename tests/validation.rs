@@ -18,7 +18,7 @@ fn the_table_meets_its_thresholds() {
             r.row.framework.name(),
             r.row.metric.as_str(),
             r.stage + 1,
-            r.stages,
+            r.layout.pp,
             r.published / 1073741824.0,
             r.predicted / 1073741824.0,
             100.0 * r.error(),

@@ -48,16 +48,15 @@ const TOLD: [K; 6] = [K::Zero, K::Recompute, K::Attention, K::SequenceParallel, 
 fn run_text(lang: Lang, r: &Checked) -> String {
     let pairs = tmath::link::parse_query(r.row.query);
     let value = |k: K| pairs.iter().find(|(key, _)| key == k.row().name).map(|(_, v)| v.clone());
-    let (state, _) = tmath::link::load(r.row.query);
-    let s = &state.settings;
+    // The layout as the row's check resolved it.
+    let l = r.layout;
     let mut parts = vec![r.row.model.to_string()];
-    let dp = s.dp.unwrap_or(1);
-    parts.push(format!("t·p·d\u{a0}=\u{a0}{}·{}·{dp}", s.tp, s.pp));
-    if s.cp > 1 {
-        parts.push(format!("cp\u{a0}{}", s.cp));
+    parts.push(format!("t·p·d\u{a0}=\u{a0}{}·{}·{}", l.tp, l.pp, l.dp));
+    if l.cp > 1 {
+        parts.push(format!("cp\u{a0}{}", l.cp));
     }
-    if s.vpp > 1 {
-        parts.push(format!("v\u{a0}=\u{a0}{}", s.vpp));
+    if r.vpp > 1 {
+        parts.push(format!("v\u{a0}=\u{a0}{}", r.vpp));
     }
     for k in TOLD {
         // Only what differs from this convention's default: flash under megatron is the default, stored scores are news.
@@ -75,7 +74,7 @@ fn run_text(lang: Lang, r: &Checked) -> String {
 /// Which rank the figure is from, and the stage the calculator gives for it.
 fn rank_text(ctx: Ctx, r: &Checked) -> String {
     let stage = ctx.t("stage");
-    match (r.stages, r.row.rank) {
+    match (r.layout.pp, r.row.rank) {
         (1, Rank::Peak) => ctx.t("validation-rank-max").to_string(),
         (1, _) => ctx.t("validation-rank-any").to_string(),
         (p, Rank::Peak) => format!("{} ({stage} {}/{p})", ctx.t("validation-rank-max"), r.stage + 1),
