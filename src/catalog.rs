@@ -8,6 +8,9 @@ use serde::Serialize;
 pub struct Gpu {
     /// Catalogue key (`gpu=`).
     pub name: &'static str,
+    /// NVIDIA's compute capability ×10 (90 for Hopper), 0 for an AMD GPU: it
+    /// sizes the GEMM library's workspace ([`crate::memory::buffer_terms`]).
+    pub sm: u32,
     /// The vendor's name with its marketing capacity: "NVIDIA H200 (141 GB)".
     pub label: &'static str,
     /// Total memory as the driver reports it (nvidia-smi's MiB, rocm-smi's bytes), in bytes.
@@ -57,6 +60,7 @@ const MIB: f64 = 1_048_576.0;
 pub static GPUS: &[Gpu] = &[
     Gpu {
         name: "a100-80gb",
+        sm: 80,
         label: "NVIDIA A100 SXM (80 GB)",
         mem_bytes: 81920.0 * MIB,
         mem_source: "nvidia-smi 81920 MiB, driver 555 (thamada/nvidia-smi, A100SXMx4_smi)",
@@ -69,6 +73,7 @@ pub static GPUS: &[Gpu] = &[
     },
     Gpu {
         name: "a100-40gb",
+        sm: 80,
         label: "NVIDIA A100 SXM (40 GB)",
         mem_bytes: 40960.0 * MIB,
         mem_source: "nvidia-smi 40960 MiB, driver 580 (bottlerocket-core-kit#834)",
@@ -81,6 +86,7 @@ pub static GPUS: &[Gpu] = &[
     },
     Gpu {
         name: "h100-80gb",
+        sm: 90,
         label: "NVIDIA H100 SXM (80 GB)",
         mem_bytes: 81559.0 * MIB,
         mem_source: "nvidia-smi 81559 MiB, driver 550 (NVIDIA/nccl#1264)",
@@ -93,6 +99,7 @@ pub static GPUS: &[Gpu] = &[
     },
     Gpu {
         name: "h100-pcie",
+        sm: 90,
         label: "NVIDIA H100 PCIe (80 GB)",
         mem_bytes: 81559.0 * MIB,
         mem_source: "nvidia-smi 81559 MiB in public dumps (the same total as the SXM part)",
@@ -105,6 +112,7 @@ pub static GPUS: &[Gpu] = &[
     },
     Gpu {
         name: "h200",
+        sm: 90,
         label: "NVIDIA H200 SXM (141 GB)",
         mem_bytes: 143771.0 * MIB,
         mem_source: "nvidia-smi 143771 MiB, driver 550 (sgl-project/sglang#3196)",
@@ -117,6 +125,7 @@ pub static GPUS: &[Gpu] = &[
     },
     Gpu {
         name: "h800",
+        sm: 90,
         label: "NVIDIA H800 SXM (80 GB)",
         mem_bytes: 81559.0 * MIB,
         mem_source: "nvidia-smi 81559 MiB, driver 535 (NVIDIA/DCGM#183)",
@@ -129,6 +138,7 @@ pub static GPUS: &[Gpu] = &[
     },
     Gpu {
         name: "b200",
+        sm: 100,
         label: "NVIDIA B200 (180 GB)",
         mem_bytes: 183359.0 * MIB,
         mem_source: "nvidia-smi 183359 MiB, driver 580 (NVIDIA/TensorRT-LLM#10278)",
@@ -141,6 +151,7 @@ pub static GPUS: &[Gpu] = &[
     },
     Gpu {
         name: "mi300x",
+        sm: 0,
         label: "AMD Instinct MI300X (192 GB)",
         mem_bytes: 206_141_652_992.0,
         mem_source: "rocm-smi VRAM total 206141652992 B (ROCm/legacy-rocm-build#4750)",
@@ -153,6 +164,7 @@ pub static GPUS: &[Gpu] = &[
     },
     Gpu {
         name: "mi325x",
+        sm: 0,
         label: "AMD Instinct MI325X (256 GB)",
         mem_bytes: 274_877_906_944.0,
         mem_source: "256 GiB, the vendor's figure: no driver printout found (MI300X's rocm-smi reports 16 MiB less than its 192 GiB)",
@@ -165,6 +177,7 @@ pub static GPUS: &[Gpu] = &[
     },
     Gpu {
         name: "l40s",
+        sm: 89,
         label: "NVIDIA L40S (48 GB)",
         mem_bytes: 46068.0 * MIB,
         mem_source: "nvidia-smi 46068 MiB with ECC on (akash-network/provider-configs#99)",
@@ -177,6 +190,7 @@ pub static GPUS: &[Gpu] = &[
     },
     Gpu {
         name: "rtx-4090",
+        sm: 89,
         label: "NVIDIA GeForce RTX 4090 (24 GB)",
         mem_bytes: 24564.0 * MIB,
         mem_source: "nvidia-smi 24564 MiB, driver 550 (RLinf/RLinf#255)",
@@ -189,6 +203,7 @@ pub static GPUS: &[Gpu] = &[
     },
     Gpu {
         name: "v100-32gb",
+        sm: 70,
         label: "NVIDIA V100 SXM2 (32 GB)",
         mem_bytes: 32768.0 * MIB,
         mem_source: "nvidia-smi 32768 MiB, driver 525 (Wan-Video/Wan2.1#5)",

@@ -424,6 +424,22 @@ impl Architecture {
         Params(l * (self.attention_params() + 2.0 * h) + mlp + embeddings + h + mtp)
     }
 
+    /// One layer's parameters by kind: a dense layer, a MoE layer, and the
+    /// routed experts within a MoE layer (0 without experts).
+    pub fn layer_params(self) -> (f64, f64, f64) {
+        let h = self.hidden as f64;
+        let g = self.mlp_matrices();
+        let common = self.attention_params() + 2.0 * h;
+        let routed = if self.is_moe() { g * h * self.moe_ffn as f64 * self.experts as f64 } else { 0.0 };
+        let shared = g * h * self.moe_ffn as f64 * self.shared_experts as f64 + h * self.experts as f64;
+        (common + g * h * self.ffn as f64, common + routed + shared, routed)
+    }
+
+    /// Whether layer `index` (from 0) has experts: every layer of a MoE model after its `dense-layers`.
+    pub fn is_moe_layer(self, index: u64) -> bool {
+        self.is_moe() && index >= self.dense_layers
+    }
+
     /// Parameters of the MTP modules (0 without).
     pub fn mtp_params(self) -> Params {
         Params(self.exact_params().get() - Architecture { mtp_layers: 0, ..self }.exact_params().get())
@@ -481,6 +497,9 @@ pub struct Config {
     /// Layers of the first and of the last pipeline stage (`None`: spread evenly).
     pub pp_first_layers: Option<u64>,
     pub pp_last_layers: Option<u64>,
+    /// Megatron-LM's layout string, read and checked against the model and p (`None`: none given).
+    #[serde(skip)]
+    pub pp_layout: Option<std::sync::Arc<crate::pp_layout::PpLayout>>,
     /// The loss's cross-entropy, and its pieces when chunked.
     pub loss: Loss,
     pub loss_chunks: u64,

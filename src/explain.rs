@@ -4,7 +4,7 @@
 use crate::config::{Convention, Loss, Precision, Recompute};
 use crate::memory::Part;
 use crate::memory::{
-    activation_terms, gradient_bytes, inference_weight_bytes, logit_terms, model_bytes, optimizer_bytes,
+    activation_terms, buffer_terms, gradient_bytes, inference_weight_bytes, logit_terms, model_bytes, optimizer_bytes,
 };
 use crate::report::Report;
 use crate::units::{format_count, ByteUnit, Bytes};
@@ -17,6 +17,8 @@ pub fn note_english(key: &str) -> &'static str {
         "note-pipeline-activations" => "Pipeline parallelism does not shrink activations: the first stage keeps min(m, p) micro-batches of L/p layers.",
         "note-live-zero3-only" => "Only ZeRO-3 gathers parameters on the fly.",
         "note-logits" => "The last stage's loss: each micro-batch in flight keeps its fp32 log-probabilities (4 bytes per logit) until its backward, and one adds its transient (the bf16 logits, or the fp32 gradients). The loss key says whose cross-entropy.",
+        "note-buffers" => "What the framework allocates beside the model states: with sequence parallelism the all-gathered input of a layer's GEMM (one micro-batch's s/cp·b·h values), and PyTorch's cuBLAS workspace (32 MiB on Hopper, 8.1 MiB on other NVIDIA GPUs). The distributed optimizer's bucket padding is under a megabyte and left out.",
+        "note-buffers-article" => "The article's formulas have no term for the framework's own buffers; under the megatron convention they are the sequence-parallel all-gather and the GEMM workspace.",
         "note-logits-article" => "The article's formulas have no term for the loss; under the megatron convention it is the last stage's largest transient.",
         "note-achieved-flops" => "τ is the achieved FLOP/s, not the datasheet peak: the article cites 150 (GPT-NeoX) and 180 (FlashAttention) per A100; below 115 something is wrong.",
         "note-200b" => "Whatever the Chinchilla point, the article advises against fewer than 200B tokens.",
@@ -47,6 +49,7 @@ impl Item {
         Item::Part(Part::Optimizer),
         Item::Part(Part::Activations),
         Item::Part(Part::Logits),
+        Item::Part(Part::Buffers),
         Item::Part(Part::LiveParams),
         Item::Part(Part::Reserve),
         Item::Inference,
@@ -268,7 +271,7 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
             };
             // The stage's layers and micro-batches in flight, as the article writes them for the first stage.
             let st = r.stage;
-            let uneven = c.pp_first_layers.is_some() || c.pp_last_layers.is_some();
+            let uneven = c.pp_first_layers.is_some() || c.pp_last_layers.is_some() || c.pp_layout.is_some();
             let layers = match (st.chunks > 1, uneven) {
                 (true, _) => "L/(p·v)".to_string(),
                 (false, true) => terms.layers.to_string(),
@@ -309,10 +312,15 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
                     format!("{}·(⌈L/k⌉ + (k − 1)·F)", formula.trim_end_matches("·L").trim_end_matches("·L/t")),
                     format!(
                         "{sbh}·({factor}·{} + {}·{}){divide}{ends_value}{cp_text} = {total}",
-                        terms.in_flight * kept,
+                        kept,
                         k - 1,
                         n(segment)
                     ),
+                ),
+                // A layout's chunks of unequal layers: each chunk's layers times its forwards in flight.
+                None if p > 1 && terms.layer_forwards != terms.layers * terms.in_flight => (
+                    formula.replacen("·L", "·Σ(Lₖ·nₖ)", 1),
+                    format!("{sbh}·{}·{factor}{divide}{ends_value}{cp_text} = {total}", terms.layer_forwards),
                 ),
                 // A stage holds its layers of each micro-batch in flight.
                 None if p > 1 => (
@@ -370,12 +378,15 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
                 ),
                 substituted: if terms.logits > 0.0 {
                     format!(
-                        "{}·{}·{}{divide}·(4·{}{} + {peak_value}) = {}",
+                        "{}·{}·{}{divide}·(4·{} + {peak_value}) = {}",
                         c.seq_len,
                         c.micro_batch,
                         c.arch.vocab,
-                        terms.in_flight,
-                        if terms.losses > 1 { format!("·{}", terms.losses) } else { String::new() },
+                        if terms.held == terms.in_flight * terms.losses && terms.losses > 1 {
+                            format!("{}·{}", terms.in_flight, terms.losses)
+                        } else {
+                            terms.held.to_string()
+                        },
                         bytes(m[Part::Logits])
                     )
                 } else {
@@ -383,6 +394,26 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
                 },
                 sources,
                 note: Some(if c.convention == Convention::Megatron { "note-logits" } else { "note-logits-article" }),
+            }
+        }
+        Item::Part(Part::Buffers) => {
+            let terms = buffer_terms(c);
+            let act = model_bytes(c.precision).0;
+            let cp = c.layout.cp;
+            let s = if cp > 1 { format!("{}/{cp}", c.seq_len) } else { c.seq_len.to_string() };
+            let gather = if terms.sp_gather > 0.0 {
+                format!("{s}·{}·{}·{} + ", c.micro_batch, c.arch.hidden, n(act))
+            } else {
+                String::new()
+            };
+            Explanation {
+                formula: if terms.sp_gather > 0.0 { format!("s/cp·b·h·{} + W", n(act)) } else { "W".into() },
+                substituted: format!("{gather}{} = {}", bytes(Bytes(terms.workspace)), bytes(m[Part::Buffers])),
+                sources: &[
+                    Cite::Paper("Megatron-LM, tensor_parallel/layers.py (GlobalMemoryBuffer)"),
+                    Cite::Paper("PyTorch, CublasHandlePool.cpp"),
+                ],
+                note: Some(if c.convention == Convention::Megatron { "note-buffers" } else { "note-buffers-article" }),
             }
         }
         Item::Part(Part::LiveParams) => Explanation {

@@ -709,6 +709,15 @@ key_table! {
         help: help!("virtual pipeline stages per rank: interleaved 1F1B (default 1)"),
         access: Access::Calc { get: |s| int(s.vpp), shown: None, set: |s, v| s.vpp = v.whole() },
     },
+    PpLayout => Key {
+        name: "pp-layout", aliases: &[], kind: Kind::Text { max_chars: 4096 },
+        help: help!("Megatron-LM's pipeline layout: E embedding, t layer, m MTP, L loss, | a stage, (…)*n repeats"),
+        access: Access::Calc {
+            get: |s| s.pp_layout.as_deref().map(word).unwrap_or(None),
+            shown: None,
+            set: |s, v| s.pp_layout = Some(v.text().to_string()).filter(|t| !t.trim().is_empty()),
+        },
+    },
     PpFirstLayers => Key {
         name: "pp-first-layers", aliases: &[], kind: whole(1, 100_000),
         help: help!("layers of the first pipeline stage (default: spread evenly)"),

@@ -31,6 +31,7 @@ pub mod memory;
 pub mod page;
 pub mod parallel;
 pub mod planner;
+pub mod pp_layout;
 pub mod presets;
 pub mod remedy;
 pub mod report;

@@ -82,6 +82,7 @@ const SAME: &[(&str, K)] = &[
     ("expert-tensor-parallel-size", K::Etp),
     ("num-virtual-stages-per-pipeline-rank", K::Vpp),
     ("decoder-first-pipeline-num-layers", K::PpFirstLayers),
+    ("pipeline-model-parallel-layout", K::PpLayout),
     ("decoder-last-pipeline-num-layers", K::PpLastLayers),
     ("num-experts", K::Experts),
     ("moe-router-topk", K::TopK),

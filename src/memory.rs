@@ -253,16 +253,23 @@ pub struct Stage {
     pub first: bool,
     /// Holds the output layer and the loss.
     pub last: bool,
-    /// Micro-batches in flight: 1F1B's stage i keeps min(m, p − i), GPipe all
-    /// m (Narayanan et al. 2021, §2.2); one without pipelining. Interleaved
-    /// (`chunks` v > 1): the model chunks' forwards in flight, each of
-    /// layers/v layers (see [`interleaved_in_flight`]).
+    /// Multi-token prediction modules on this rank (the last stage's, unless `pp-layout` places them).
+    pub mtp: u64,
+    /// Forwards in flight: 1F1B's stage i keeps min(m, p − i) micro-batches,
+    /// GPipe all m (Narayanan et al. 2021, §2.2); one without pipelining.
+    /// Interleaved (`chunks` v > 1): the model chunks' forwards in flight
+    /// (see [`interleaved_in_flight`]).
     pub in_flight: u64,
     /// Virtual stages (model chunks) on this rank: `vpp`, 1 without interleaving.
     pub chunks: u64,
-    /// Micro-batches in flight at the chunk that holds an end of the model (the
-    /// embedding's first chunk, the loss's last): `in_flight` without interleaving.
-    pub ends_in_flight: u64,
+    /// Layers' activations held: over the rank's chunks, each chunk's forwards
+    /// in flight × its layers (`in_flight` × `layers` without interleaving).
+    pub layer_forwards: u64,
+    /// Forwards in flight at the chunk that holds the embedding, the loss and
+    /// the MTP modules (`in_flight` without interleaving).
+    pub embedding_in_flight: u64,
+    pub loss_in_flight: u64,
+    pub mtp_in_flight: u64,
 }
 
 /// Interleaved 1F1B (Narayanan et al. 2021, §2.2; Megatron-LM's
@@ -279,14 +286,17 @@ pub fn interleaved_in_flight(p: u64, v: u64, m: u64, rank: u64, chunk: u64) -> (
     (warm, of_chunk)
 }
 
-/// The layers of stage `i` of `p`: `pp-first-layers` and `pp-last-layers`
-/// where given, the rest spread evenly over the other stages, one more to each
-/// of the first where they do not divide (126 layers on 16 stages: 14 of 8,
-/// then 2 of 7).
+/// The layers of stage `i` of `p`: `pp-layout`'s where given; else
+/// `pp-first-layers` and `pp-last-layers` where given, the rest spread evenly
+/// over the other stages, one more to each of the first where they do not
+/// divide (126 layers on 16 stages: 14 of 8, then 2 of 7).
 fn stage_layers(c: &Config, i: u64) -> u64 {
     let (l, p) = (c.arch.layers, c.layout.pp.max(1));
     if p == 1 {
         return l;
+    }
+    if let Some(layout) = &c.pp_layout {
+        return layout.of_rank(p, i).map(|s| s.layers).sum();
     }
     let (first, last) = (c.pp_first_layers, c.pp_last_layers);
     match (i, first, last) {
@@ -307,10 +317,11 @@ fn stage_layers(c: &Config, i: u64) -> u64 {
 
 /// Whether `c`'s layers lay out on its stages: every stage at least one layer,
 /// the given first and last stages' within the model, and with `vpp` v > 1 each
-/// stage's layers a multiple of v (Megatron-LM's checks).
+/// stage's layers a multiple of v (Megatron-LM's checks). A `pp-layout` is
+/// checked when it is read ([`crate::pp_layout::PpLayout::fits`]).
 pub fn stages_lay_out(c: &Config) -> bool {
     let (l, p, v) = (c.arch.layers, c.layout.pp.max(1), c.vpp.max(1));
-    if p == 1 {
+    if p == 1 || c.pp_layout.is_some() {
         return true;
     }
     let given = c.pp_first_layers.unwrap_or(0) + c.pp_last_layers.unwrap_or(0);
@@ -320,20 +331,108 @@ pub fn stages_lay_out(c: &Config) -> bool {
     room && (0..p).map(|i| stage_layers(c, i)).all(|n| n >= 1 && n.is_multiple_of(v))
 }
 
+/// One model chunk of a rank: what it builds and its forwards in flight.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Chunk {
+    /// Its first layer's index in the model (from 0) and its layers.
+    pub first_layer: u64,
+    pub layers: u64,
+    pub embedding: bool,
+    pub mtp: u64,
+    pub loss: bool,
+    pub forwards: u64,
+}
+
+/// The model chunks of stage `i`, in order: `pp-layout`'s virtual stages, or
+/// the stage's layers split evenly into `vpp` chunks with the embedding in the
+/// first stage's first chunk and the loss and the MTP modules in the last
+/// stage's last. Each with its forwards in flight under the schedule.
+pub fn chunks(c: &Config, i: u64) -> Vec<Chunk> {
+    let (m, p) = (c.grad_accum, c.layout.pp.max(1));
+    let i = i.min(p - 1);
+    let interleaved = p > 1 && c.schedule == Schedule::OneFOneB;
+    let forwards = |v: u64, chunk: u64| match c.schedule {
+        _ if p == 1 => 1,
+        Schedule::OneFOneB if v > 1 => interleaved_in_flight(p, v, m, i, chunk).1,
+        Schedule::OneFOneB => m.min(p - i),
+        Schedule::Gpipe => m,
+    };
+    match &c.pp_layout {
+        Some(layout) if p > 1 => {
+            let v = layout.stages.len() as u64 / p;
+            let v = if interleaved { v } else { 1 };
+            // Virtual stages build consecutive layers: each starts where the ones before it end.
+            let starts: Vec<u64> = layout
+                .stages
+                .iter()
+                .scan(0, |next, s| {
+                    let start = *next;
+                    *next += s.layers;
+                    Some(start)
+                })
+                .collect();
+            layout
+                .of_rank(p, i)
+                .enumerate()
+                .map(|(k, s)| Chunk {
+                    first_layer: starts[k * p as usize + i as usize],
+                    layers: s.layers,
+                    embedding: s.embedding,
+                    mtp: s.mtp,
+                    loss: s.loss,
+                    forwards: forwards(v, k as u64),
+                })
+                .collect()
+        }
+        _ => {
+            let v = if interleaved { c.vpp.max(1) } else { 1 };
+            let layers = stage_layers(c, i);
+            // Virtual stage j = k·p + r is chunk k of rank r, of stage_layers(r)/v layers.
+            let before: u64 = (0..p).map(|r| stage_layers(c, r) / v).sum();
+            let earlier_ranks: u64 = (0..i).map(|r| stage_layers(c, r) / v).sum();
+            (0..v)
+                .map(|k| {
+                    let loss = i == p - 1 && k == v - 1;
+                    Chunk {
+                        first_layer: k * before + earlier_ranks,
+                        layers: layers / v,
+                        embedding: i == 0 && k == 0,
+                        mtp: if loss { c.arch.mtp_layers } else { 0 },
+                        loss,
+                        forwards: forwards(v, k),
+                    }
+                })
+                .collect()
+        }
+    }
+}
+
 /// Stage `i` of `c`'s pipeline ([`stage_layers`], its micro-batches in flight).
 pub fn stage(c: &Config, i: u64) -> Stage {
     let (m, p) = (c.grad_accum, c.layout.pp.max(1));
     let i = i.min(p - 1);
-    let layers = stage_layers(c, i);
-    let v = if p > 1 && c.schedule == Schedule::OneFOneB { c.vpp.max(1) } else { 1 };
-    let (in_flight, ends_in_flight) = match c.schedule {
-        _ if p == 1 => (1, 1),
-        // The end this stage holds is in its first chunk (the embedding) or its last (the loss).
-        Schedule::OneFOneB if v > 1 => interleaved_in_flight(p, v, m, i, if i == 0 { 0 } else { v - 1 }),
-        Schedule::OneFOneB => (m.min(p - i), m.min(p - i)),
-        Schedule::Gpipe => (m, m),
+    let chunks = chunks(c, i);
+    let v = chunks.len() as u64;
+    let in_flight = match c.schedule {
+        _ if p == 1 => 1,
+        Schedule::OneFOneB if v > 1 => interleaved_in_flight(p, v, m, i, 0).0,
+        Schedule::OneFOneB => m.min(p - i),
+        Schedule::Gpipe => m * v,
     };
-    Stage { index: i, layers, first: i == 0, last: i == p - 1, in_flight, chunks: v, ends_in_flight }
+    let at = |holds: fn(&Chunk) -> bool| chunks.iter().find(|k| holds(k)).map_or(0, |k| k.forwards);
+    Stage {
+        index: i,
+        layers: chunks.iter().map(|k| k.layers).sum(),
+        first: chunks.iter().any(|k| k.embedding),
+        last: chunks.iter().any(|k| k.loss),
+        mtp: chunks.iter().map(|k| k.mtp).sum(),
+        in_flight,
+        chunks: v,
+        layer_forwards: chunks.iter().map(|k| k.forwards * k.layers).sum(),
+        embedding_in_flight: at(|k| k.embedding),
+        loss_in_flight: at(|k| k.loss),
+        mtp_in_flight: at(|k| k.mtp > 0),
+    }
 }
 
 /// Every stage of the pipeline, first to last (the page and the JSON; the
@@ -346,10 +445,13 @@ pub fn stages(c: &Config) -> impl Iterator<Item = Stage> + '_ {
 /// layers and micro-batches in flight, and the embedding), the second (the
 /// heaviest of the middle ones, which hold no end), and the last (the output
 /// layer and the loss); a stage between never holds more than the second.
+/// With a `pp-layout`, every stage is weighed.
 pub fn peak_stage(c: &Config) -> (Stage, MemoryBreakdown) {
     let p = c.layout.pp.max(1);
     let mut best = (stage(c, 0), stage_memory(c, &stage(c, 0)));
-    for i in [1, p - 1].into_iter().filter(|&i| i > 0 && i < p) {
+    // A `pp-layout` may load any stage most.
+    let candidates: Vec<u64> = if c.pp_layout.is_some() { (1..p).collect() } else { vec![1, p - 1] };
+    for i in candidates.into_iter().filter(|&i| i > 0 && i < p) {
         let s = stage(c, i);
         let m = stage_memory(c, &s);
         if m.total() > best.1.total() {
@@ -367,11 +469,14 @@ pub struct ActivationTerms {
     pub sbh: f64,
     /// One layer's factor (units of s·b·h).
     pub factor: LayerFactor,
-    /// Forwards in flight (micro-batches, or model chunks interleaved) and the layers of each.
+    /// Forwards in flight (micro-batches, or model chunks interleaved), the
+    /// layers of one chunk, and the layers' activations held in all
+    /// ([`Stage::layer_forwards`]: `in_flight` × `layers` unless a `pp-layout`'s chunks differ).
     pub in_flight: u64,
     pub layers: u64,
+    pub layer_forwards: u64,
     /// With full recomputation and a checkpoint every k > 1 layers: k, the
-    /// checkpoints kept per micro-batch, and the factor of the layers recomputed at once.
+    /// checkpoints kept over the forwards in flight, and the factor of the layers recomputed at once.
     pub checkpoints: Option<(u64, u64, f64)>,
     /// Megatron-LM's ends, bytes: the first stage's input embedding, the last stage's output layer and loss.
     pub embedding: f64,
@@ -388,10 +493,8 @@ impl ActivationTerms {
     /// every k layers, their inputs plus one k-layer segment (k − 1 of them beyond the article's count).
     pub fn layer_bytes(&self) -> f64 {
         let held = match self.checkpoints {
-            Some((k, kept, segment)) => {
-                self.in_flight as f64 * kept as f64 * self.factor.total() + (k - 1) as f64 * segment
-            }
-            None => self.in_flight as f64 * self.layers as f64 * self.factor.total(),
+            Some((k, kept, segment)) => kept as f64 * self.factor.total() + (k - 1) as f64 * segment,
+            None => self.layer_forwards as f64 * self.factor.total(),
         };
         self.sbh * held
     }
@@ -428,21 +531,28 @@ pub fn activation_terms(c: &Config, st: &Stage) -> ActivationTerms {
     // A forward in flight holds one model chunk's layers: the stage's, or 1/v of them interleaved.
     let chunk_layers = st.layers / st.chunks.max(1);
     let k = c.recompute_every.clamp(1, chunk_layers.max(1));
-    let checkpoints = (c.recompute == Recompute::Full && k > 1)
-        .then(|| (k, chunk_layers.div_ceil(k), layer_factor(c, Recompute::None, sp).total()));
+    let checkpoints = (c.recompute == Recompute::Full && k > 1).then(|| {
+        let kept = chunks(c, st.index).iter().map(|ch| ch.forwards * ch.layers.div_ceil(k)).sum();
+        (k, kept, layer_factor(c, Recompute::None, sp).total())
+    });
     let megatron = c.convention == Convention::Megatron;
-    let held = st.ends_in_flight as f64;
-    let embedding = if megatron && st.first { s * b * (8.0 + h) * held / if sp { t } else { 1.0 } } else { 0.0 };
-    let output = if megatron && st.last { 4.0 * s * b * h / t * held } else { 0.0 };
-    // The MTP modules on the last stage: one layer each for every micro-batch in flight there,
-    // with the projection's 2h input (Megatron-LM's MultiTokenPredictionLayer; DeepSeek-V3 §2.2).
-    let mtp_modules = if megatron && st.last { c.arch.mtp_layers as f64 } else { 0.0 };
-    let mtp = mtp_modules * s * b * h * (factor.total() + 4.0 / if sp { t } else { 1.0 }) * held;
+    let embedding = if megatron && st.first {
+        s * b * (8.0 + h) * st.embedding_in_flight as f64 / if sp { t } else { 1.0 }
+    } else {
+        0.0
+    };
+    let output = if megatron && st.last { 4.0 * s * b * h / t * st.loss_in_flight as f64 } else { 0.0 };
+    // The MTP modules (on the last stage unless a layout places them): one layer each for every
+    // micro-batch in flight there, with the projection's 2h input (Megatron-LM's
+    // MultiTokenPredictionLayer; DeepSeek-V3 §2.2).
+    let mtp_modules = if megatron { st.mtp as f64 } else { 0.0 };
+    let mtp = mtp_modules * s * b * h * (factor.total() + 4.0 / if sp { t } else { 1.0 }) * st.mtp_in_flight as f64;
     ActivationTerms {
         sbh: s * b * h,
         factor,
         in_flight: st.in_flight,
         layers: chunk_layers,
+        layer_forwards: st.layer_forwards,
         checkpoints,
         embedding,
         output,
@@ -484,8 +594,11 @@ pub fn activation_terms(c: &Config, st: &Stage) -> ActivationTerms {
 pub struct LogitTerms {
     /// Logits of one micro-batch on this rank: s·b·V/(t·cp).
     pub logits: f64,
-    /// Micro-batches whose log-probabilities wait for their backward.
+    /// Micro-batches whose log-probabilities wait for their backward: the
+    /// loss's chunk's forwards in flight; and the losses held in all, the
+    /// model's and one per MTP module for each of their forwards in flight.
     pub in_flight: u64,
+    pub held: u64,
     /// Bytes per logit kept for the backward (4, fp32).
     pub saved: f64,
     /// Bytes per logit of one micro-batch's transient at the loss.
@@ -496,14 +609,14 @@ pub struct LogitTerms {
 
 impl LogitTerms {
     pub fn bytes(&self) -> Bytes {
-        Bytes(self.logits * (self.saved * (self.in_flight * self.losses) as f64 + self.peak))
+        Bytes(self.logits * (self.saved * self.held as f64 + self.peak))
     }
 }
 
 /// The loss's logits on stage `st` ([`LogitTerms`]).
 pub fn logit_terms(c: &Config, st: &Stage) -> LogitTerms {
     let (s, b, v) = (c.seq_len as f64, c.micro_batch as f64, c.arch.vocab as f64);
-    let on = c.convention == Convention::Megatron && st.last;
+    let on = c.convention == Convention::Megatron && (st.last || st.mtp > 0);
     let n = c.loss_chunks.max(1) as f64;
     let peak = match c.loss {
         Loss::Standard => 8.0,
@@ -512,10 +625,71 @@ pub fn logit_terms(c: &Config, st: &Stage) -> LogitTerms {
     };
     LogitTerms {
         logits: if on { s * b * v / (c.layout.tp * c.layout.cp) as f64 } else { 0.0 },
-        in_flight: st.ends_in_flight,
+        in_flight: st.loss_in_flight,
+        held: u64::from(st.last) * st.loss_in_flight + st.mtp * st.mtp_in_flight,
         saved: 4.0,
         peak,
-        losses: 1 + c.arch.mtp_layers,
+        losses: u64::from(st.last) + st.mtp,
+    }
+}
+
+/// The framework's own buffers on a GPU, term by term: computed once, summed
+/// by [`BufferTerms::bytes`] and written out by `explain`. Each is an
+/// allocation PyTorch's allocator counts beside the model states and the
+/// activations, sized as the framework's code sizes it; 0 under the article's
+/// convention (its formulas have none).
+///
+/// - `sp_gather`: with sequence parallelism (t > 1), each column-parallel
+///   layer gathers its input's s/cp·b·h values from the t ranks before its
+///   GEMM, in the forward and again in the backward, in the activations' type:
+///   Megatron-LM's `LinearWithGradAccumulationAndAsyncCommunication` into its
+///   `GlobalMemoryBuffer` ("mpu", kept at its largest size;
+///   `megatron/core/tensor_parallel/layers.py`, `megatron/core/utils.py`),
+///   Transformer Engine's `gather_along_first_dim` into a tensor freed after
+///   the GEMM (`transformer_engine/pytorch/distributed.py`). Either way one
+///   gathered input is live at the peak.
+/// - `workspace`: PyTorch's cuBLAS workspace for the compute stream, taken
+///   from the caching allocator and kept (`aten/src/ATen/cuda/CublasHandlePool.cpp`,
+///   `parseChosenWorkspaceSize`: 32 MiB on sm90 (Hopper), 4096 KiB·2 + 16 KiB·8
+///   = 8,519,680 bytes on every other NVIDIA GPU). ROCm's hipBLASLt workspace,
+///   and Transformer Engine's own (32 MiB on sm ≥ 90, 4 MiB before), are not
+///   counted: the first is not sourced here, the second only where TE runs.
+///
+/// Left out as below a megabyte: the distributed optimizer's padding of each
+/// gradient bucket to a multiple of lcm(d·cp, 128) elements and of each
+/// parameter to 64 (`megatron/core/distributed/param_and_grad_buffer.py`);
+/// its contiguous buffers themselves are the weights and gradients parts.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct BufferTerms {
+    pub sp_gather: f64,
+    pub workspace: f64,
+}
+
+impl BufferTerms {
+    pub fn bytes(&self) -> Bytes {
+        Bytes(self.sp_gather + self.workspace)
+    }
+}
+
+/// PyTorch's default cuBLAS workspace on a GPU of compute capability `sm` (×10; 0 for AMD).
+pub fn cublas_workspace_bytes(sm: u32) -> f64 {
+    match sm {
+        0 => 0.0,
+        90 => 32.0 * 1024.0 * 1024.0,
+        _ => (4096.0 * 2.0 + 16.0 * 8.0) * 1024.0,
+    }
+}
+
+/// The framework's buffers, the same on every stage ([`BufferTerms`]).
+pub fn buffer_terms(c: &Config) -> BufferTerms {
+    if c.convention != Convention::Megatron {
+        return BufferTerms::default();
+    }
+    let (s, b, h) = (c.seq_len as f64 / c.layout.cp as f64, c.micro_batch as f64, c.arch.hidden as f64);
+    let sp = c.sequence_parallel && c.layout.tp > 1;
+    BufferTerms {
+        sp_gather: if sp { s * b * h * model_bytes(c.precision).0 } else { 0.0 },
+        workspace: cublas_workspace_bytes(c.gpu.sm),
     }
 }
 
@@ -546,14 +720,31 @@ fn state_divisors(c: &Config, st: &Stage, experts_vs_t: f64) -> (f64, f64) {
     let split = 1.0 - experts / exact * (1.0 - experts_vs_t);
     if c.convention == Convention::Megatron && pp > 1 {
         let (vh, h) = ((a.vocab * a.hidden) as f64, a.hidden as f64);
-        let per_layer = (exact - a.embedding_params().get() - h - a.mtp_params().get()) / a.layers as f64;
-        let routed = experts / a.layers as f64 * (experts_vs_t - 1.0);
-        // The last stage holds the output layer and the final norm, and the MTP modules with the
-        // embedding they read (Megatron-LM builds it on the last stage too).
-        let embedding_copy = if a.tie_embeddings { 0.0 } else { vh };
-        let mtp = if st.last && a.mtp_layers > 0 { a.mtp_params().get() + embedding_copy } else { 0.0 };
+        // The stage's own layers by kind: dense ones (all, or a MoE model's first `dense-layers`) and
+        // MoE ones, whose routed experts are split over etp·ep instead of t.
+        let (dense, moe, routed) = a.layer_params();
+        let moe_share = moe + routed * (experts_vs_t - 1.0);
+        let mut layers = 0.0;
+        for ch in chunks(c, st.index) {
+            let moe_layers = (ch.first_layer..ch.first_layer + ch.layers).filter(|&l| a.is_moe_layer(l)).count();
+            layers += moe_layers as f64 * moe_share + (ch.layers - moe_layers as u64) as f64 * dense;
+        }
+        // The last stage holds the output layer and the final norm. The MTP modules' stage holds
+        // them with the embedding they read and the output layer they share (Megatron-LM builds
+        // both there): a copy of each the stage does not hold already (one matrix if tied).
+        let tied = a.tie_embeddings;
+        let mtp = if st.mtp > 0 {
+            let embedding = if st.first || (tied && st.last) { 0.0 } else { vh };
+            let output = if st.last || tied { 0.0 } else { vh };
+            // Each module's layer is of the model's last kind: its routed experts split as the model's.
+            let module = a.mtp_params().get() / a.mtp_layers.max(1) as f64;
+            let module_routed = if a.is_moe_layer(a.layers.saturating_sub(1)) { routed } else { 0.0 };
+            (module + module_routed * (experts_vs_t - 1.0)) * st.mtp as f64 + embedding + output
+        } else {
+            0.0
+        };
         let ends = if st.first { vh } else { 0.0 } + if st.last { vh + h } else { 0.0 } + mtp;
-        let share = (st.layers as f64 * (per_layer + routed) + ends) / (t * exact);
+        let share = (layers + ends) / (t * exact);
         return (1.0 / share, 1.0 / share);
     }
     let model = t * p / split;
@@ -593,6 +784,8 @@ pub enum Part {
     Activations,
     /// The loss's logits on the last stage ([`logit_terms`]).
     Logits,
+    /// The framework's buffers ([`buffer_terms`]).
+    Buffers,
     LiveParams,
     /// What the formulas leave out: the reserve (CUDA context, NCCL, framework) and fragmentation.
     Reserve,
@@ -600,7 +793,7 @@ pub enum Part {
 
 impl Part {
     /// How many parts there are.
-    pub const COUNT: usize = 7;
+    pub const COUNT: usize = 8;
     /// Stacking order, bottom first.
     pub const ALL: [Part; Part::COUNT] = [
         Part::Model,
@@ -608,6 +801,7 @@ impl Part {
         Part::Optimizer,
         Part::Activations,
         Part::Logits,
+        Part::Buffers,
         Part::LiveParams,
         Part::Reserve,
     ];
@@ -620,6 +814,7 @@ impl Part {
             Part::Optimizer => "optimizer",
             Part::Activations => "activations",
             Part::Logits => "logits",
+            Part::Buffers => "buffers",
             Part::LiveParams => "zero3_live_params",
             Part::Reserve => "reserve",
         }
@@ -634,6 +829,7 @@ impl Part {
             Part::Optimizer => "part-optimizer",
             Part::Activations => "part-activations",
             Part::Logits => "part-logits",
+            Part::Buffers => "part-buffers",
             Part::LiveParams => "part-zero3-live-params",
             Part::Reserve => "part-reserve",
         }
@@ -647,6 +843,7 @@ impl Part {
             Part::Optimizer => "optimizer states",
             Part::Activations => "activations",
             Part::Logits => "logits (loss)",
+            Part::Buffers => "framework buffers",
             Part::LiveParams => "ZeRO-3 live params",
             Part::Reserve => "reserve, fragmentation",
         }
@@ -737,6 +934,7 @@ pub fn stage_memory(c: &Config, st: &Stage) -> MemoryBreakdown {
     m[Part::Optimizer] = optimizer.whole();
     m[Part::Activations] = activation_terms(c, st).bytes().whole();
     m[Part::Logits] = logit_terms(c, st).bytes().whole();
+    m[Part::Buffers] = buffer_terms(c).bytes().whole();
     m[Part::LiveParams] = zero3_live_params(c).whole();
     m[Part::Reserve] = Bytes(m.total().get() * c.fragmentation + c.reserve_bytes).whole();
     m

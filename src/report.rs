@@ -382,7 +382,9 @@ pub fn warnings(c: &Config, stage: &memory::Stage, m: &MemoryBreakdown, cpu: Byt
     if pp > 1 && c.zero.shards_gradients() {
         w.push(Warning::PipelineWithZero23 { zero: c.zero.get() });
     }
-    if !c.arch.layers.is_multiple_of(pp) {
+    // Layers spread evenly that do not divide; a given layout (pp-layout, the first and last stages') is deliberate.
+    let laid_out = c.pp_layout.is_some() || c.pp_first_layers.is_some() || c.pp_last_layers.is_some();
+    if !c.arch.layers.is_multiple_of(pp) && !laid_out {
         w.push(Warning::PipelineUneven { layers: c.arch.layers, pp });
     }
     if pp > 1 && c.grad_accum < pp {
@@ -500,8 +502,9 @@ impl Serialize for StageJson<'_> {
         o.serialize_field("layers", &st.layers)?;
         o.serialize_field("first", &st.first)?;
         o.serialize_field("last", &st.last)?;
-        // Interleaved, the rank's forwards in flight are of 1/v of its layers each: micro-batches' worth of them.
-        o.serialize_field("micro_batches_in_flight", &(st.in_flight as f64 / st.chunks as f64))?;
+        o.serialize_field("mtp_modules", &st.mtp)?;
+        // Interleaved, the rank's forwards in flight are of one chunk's layers each: micro-batches' worth of them.
+        o.serialize_field("micro_batches_in_flight", &(st.layer_forwards as f64 / st.layers.max(1) as f64))?;
         o.serialize_field("virtual_stages", &st.chunks)?;
         o.serialize_field("per_gpu_bytes", m)?;
         o.end()
@@ -598,6 +601,7 @@ impl Serialize for Report {
         let p = c.layout.pp;
         o.serialize_field("pp_first_layers", &memory::stage(c, 0).layers)?;
         o.serialize_field("pp_last_layers", &memory::stage(c, p - 1).layers)?;
+        o.serialize_field("pp_layout", c.pp_layout.as_ref().map_or("", |l| l.text.as_str()))?;
         o.serialize_field("loss", &c.loss)?;
         o.serialize_field("loss_chunks", &c.loss_chunks)?;
         o.serialize_field("recompute_every", &c.recompute_every)?;

@@ -85,6 +85,8 @@ pub struct Settings {
     pub vpp: u64,
     pub pp_first_layers: Option<u64>,
     pub pp_last_layers: Option<u64>,
+    /// Megatron-LM's `--pipeline-model-parallel-layout`, as given.
+    pub pp_layout: Option<String>,
     pub loss: Loss,
     pub loss_chunks: u64,
     pub recompute_every: u64,
@@ -178,6 +180,7 @@ impl Default for Settings {
             vpp: 1,
             pp_first_layers: None,
             pp_last_layers: None,
+            pp_layout: None,
             loss: Loss::Fused,
             loss_chunks: 8,
             recompute_every: 1,
@@ -219,6 +222,8 @@ pub enum ConfigError {
     /// layers leave a middle stage none, or a stage's layers do not split into
     /// its `vpp` virtual stages (Megatron-LM asks both).
     StageLayers { layers: u64, pp: u64, vpp: u64 },
+    /// `pp-layout` does not read, or does not place this model on these stages.
+    PpLayout(crate::pp_layout::LayoutError),
 }
 
 impl fmt::Display for ConfigError {
@@ -262,6 +267,7 @@ impl fmt::Display for ConfigError {
             ConfigError::StageLayers { layers, pp, vpp } => {
                 write!(f, "the {layers} layers do not split into {pp} stages of {vpp} virtual stages each")
             }
+            ConfigError::PpLayout(why) => write!(f, "pp-layout: {why}"),
             ConfigError::ActiveAboveParams { active, params } => write!(
                 f,
                 "active-params {} is above params {}",
@@ -289,6 +295,7 @@ impl ConfigError {
             ConfigError::KvHeadsNotDividingHeads { .. } => &[K::KvHeads, K::Heads],
             ConfigError::TopKAboveExperts { .. } => &[K::TopK, K::Experts],
             ConfigError::StageLayers { .. } => &[K::PpFirstLayers, K::PpLastLayers, K::Vpp, K::Pp, K::Layers],
+            ConfigError::PpLayout(_) => &[K::PpLayout, K::Pp, K::Vpp, K::Layers, K::MtpLayers],
             ConfigError::ActiveAboveParams { .. } => &[K::ActiveParams, K::Params],
             ConfigError::EpNotDividingExperts { .. } => &[K::Ep, K::Experts],
             ConfigError::EpNotDividingDataParallel { .. } => &[K::Ep, K::Dp, K::Gpus],
@@ -306,6 +313,7 @@ impl ConfigError {
             ConfigError::KvHeadsNotDividingHeads { .. } => K::KvHeads,
             ConfigError::TopKAboveExperts { .. } => K::TopK,
             ConfigError::StageLayers { .. } => K::Pp,
+            ConfigError::PpLayout(_) => K::PpLayout,
             ConfigError::ActiveAboveParams { .. } => K::ActiveParams,
             ConfigError::EpNotDividingExperts { .. } | ConfigError::EpNotDividingDataParallel { .. } => K::Ep,
             ConfigError::ExpertGroups { .. } => K::Etp,
@@ -563,7 +571,16 @@ impl Settings {
             }
             None => {}
         }
-        let config = self.build(Layout { tp, pp, dp, cp });
+        let mut config = self.build(Layout { tp, pp, dp, cp });
+        if let Some(text) = self.pp_layout.as_deref().filter(|t| !t.trim().is_empty()) {
+            use crate::pp_layout::{LayoutError, PpLayout};
+            let layout = PpLayout::parse(text).map_err(ConfigError::PpLayout)?;
+            if self.pp_first_layers.is_some() || self.pp_last_layers.is_some() {
+                return Err(ConfigError::PpLayout(LayoutError::WithFirstLast));
+            }
+            config.vpp = layout.fits(pp, self.vpp, arch.layers, arch.mtp_layers).map_err(ConfigError::PpLayout)?;
+            config.pp_layout = Some(std::sync::Arc::new(layout));
+        }
         if !crate::memory::stages_lay_out(&config) {
             return Err(ConfigError::StageLayers { layers: arch.layers, pp, vpp: self.vpp });
         }
@@ -622,6 +639,7 @@ impl Settings {
             vpp: self.vpp,
             pp_first_layers: self.pp_first_layers,
             pp_last_layers: self.pp_last_layers,
+            pp_layout: None,
             loss: self.loss,
             loss_chunks: self.loss_chunks,
             recompute_every: self.recompute_every,

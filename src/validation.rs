@@ -19,7 +19,7 @@ use crate::units::Bytes;
 /// What a published figure counts, and so which part of the bar predicts it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Metric {
-    /// Megatron-LM's estimator: the model states and activations, no reserve.
+    /// Megatron-LM's estimator: the model states and activations, no buffers, no reserve.
     Estimator,
     /// PyTorch's peak allocated memory (`max_memory_allocated`): the formulas' total, no reserve.
     Allocated,
@@ -46,10 +46,12 @@ impl Metric {
 
     /// The calculator's figure for this metric from one stage's memory: the
     /// bar without its reserve segment (allocated, active), with fragmentation
-    /// but not the fixed reserve (reserved), or the whole bar (nvidia-smi).
+    /// but not the fixed reserve (reserved), or the whole bar (nvidia-smi);
+    /// the estimator's has no framework buffers either.
     pub fn predicted(self, c: &Config, m: &MemoryBreakdown) -> Bytes {
         match self {
-            Metric::Estimator | Metric::Allocated | Metric::Active => m.total() - m[Part::Reserve],
+            Metric::Estimator => m.total() - m[Part::Reserve] - m[Part::Buffers],
+            Metric::Allocated | Metric::Active => m.total() - m[Part::Reserve],
             Metric::Reserved => m.total() - Bytes(c.reserve_bytes),
             Metric::NvidiaSmi => m.total(),
         }

@@ -38,10 +38,12 @@ fn json_has_every_spec_key() {
     ] {
         assert!(v.get(key).is_some(), "missing {key}");
     }
-    for key in ["model", "gradients", "optimizer", "activations", "zero3_live_params", "total"] {
+    for key in ["model", "gradients", "optimizer", "activations", "logits", "buffers", "zero3_live_params", "total"] {
         assert!(v["per_gpu_bytes"].get(key).is_some(), "missing per_gpu_bytes.{key}");
     }
     assert_eq!(v["per_gpu_bytes"]["optimizer"], 84e9);
+    // The article's formulas have no loss and no framework buffers.
+    assert_eq!((v["per_gpu_bytes"]["logits"].as_f64(), v["per_gpu_bytes"]["buffers"].as_f64()), (Some(0.0), Some(0.0)));
     // The practice keys' fields (SPEC "Added with the practice keys").
     for key in [
         "flops_with_attention",
@@ -140,6 +142,9 @@ fn bad_input_is_one_line_and_exit_2() {
         (&["--heads", "32", "--kv-heads", "5"], "kv-heads 5 does not divide heads 32"),
         (&["--experts", "8", "--top-k", "9"], "top-k 9 is above experts 8"),
         (&["--mlp", "relu"], "not one of"),
+        (&["--pp", "4", "--pp-layout", "Et*8|t*8|t*8|t*9L"], "pp-layout: it places 33 layers, the model has 32"),
+        (&["--pp", "4", "--pp-layout", "Et*8|t*8|(t*8|t*8L"], "pp-layout: a parenthesis"),
+        (&["--pp", "3", "--pp-layout", "Et*8|t*8|t*8|t*8L"], "pp-layout: its 4 stages are not a multiple of pp 3"),
     ] {
         let (code, out, err) = tmath(args);
         assert_eq!(code, 2, "{args:?}");

@@ -77,10 +77,15 @@ fn the_deepseek_v3_proxy() {
     // P is the shape's count, 11 MoE layers of 65 experts' MLPs and 3 dense ones.
     assert_eq!(c.params.get(), a.exact_params().get());
     assert_eq!(a.mtp_layers, 1);
-    // What it does not model yet is named: the layout string; kv-channels means nothing with MLA.
-    for flag in ["--pipeline-model-parallel-layout", "--kv-channels"] {
-        assert!(unused.contains(&flag.to_string()), "{flag}");
-    }
+    // The layout `Et*2|(tt|)*5t|tmL`: 8 virtual stages on 4 ranks, so 2 chunks each; rank k holds
+    // virtual stages k and k + 4, the last the MTP module and the loss.
+    assert_eq!(value(&pairs, "pp-layout"), "Et*2|(tt|)*5t|tmL");
+    assert_eq!(c.vpp, 2);
+    let stages: Vec<_> = tmath::memory::stages(&c).map(|s| (s.layers, s.first, s.mtp, s.last)).collect();
+    assert_eq!(stages, [(4, true, 0, false), (4, false, 0, false), (3, false, 0, false), (3, false, 1, true)]);
+    // kv-channels means nothing with MLA: it is named.
+    assert!(unused.contains(&"--kv-channels".to_string()));
+    assert!(!unused.contains(&"--pipeline-model-parallel-layout".to_string()));
     // A YAML switch whose value is on the next line is a switch, not a value.
     assert!(unused.contains(&"--auto-detect-ckpt-format".to_string()));
 }

@@ -147,7 +147,10 @@ proptest! {
         let more = Settings { dp: Some(s.dp.unwrap() * extra), ..s };
         let more = evaluate(&more.resolve().unwrap());
         prop_assert!(more.per_gpu.model_states() <= less.per_gpu.model_states());
-        prop_assert_eq!(more.per_gpu[Part::Activations], less.per_gpu[Part::Activations]);
+        // Stage by stage: with fewer model states per GPU the heaviest stage may become another one
+        // (the last, with the output layer and the loss), but no stage's activations change.
+        let acts = |r: &tmath::Report| r.stages().iter().map(|(_, m)| m[Part::Activations]).collect::<Vec<_>>();
+        prop_assert_eq!(acts(&more), acts(&less));
     }
 
     #[test]

@@ -836,7 +836,8 @@ fn interleaved_and_uneven_stages() {
     assert_eq!((b.in_flight, b.layers), (23, 6));
     assert_eq!((b.in_flight * b.layers) as f64, (1.0 + 7.0 / 16.0) * (a.in_flight * a.layers) as f64);
     let last = interleaved.stages()[7].0;
-    assert_eq!((last.in_flight, last.ends_in_flight, last.chunks), (9, 1, 2));
+    assert_eq!((last.in_flight, last.loss_in_flight, last.chunks), (9, 1, 2));
+    assert_eq!(b.layer_forwards, b.in_flight * b.layers);
     // Uneven: 2 layers on the first stage, 6 on the last, 88 over the six between.
     let uneven = eval(&[q.as_slice(), &[("pp-first-layers", "2"), ("pp-last-layers", "6")]].concat());
     let layers: Vec<u64> = uneven.stages().iter().map(|(s, _)| s.layers).collect();
@@ -919,6 +920,83 @@ fn multi_token_prediction() {
     assert_eq!(r0.stages()[3].1, r1.stages()[3].1);
     let said = r1.warnings.iter().find(|w| w.code() == "not-modelled").map(|w| w.to_string()).unwrap_or_default();
     assert!(!said.contains("multi-token") && said.contains("FP8"), "{said}");
+}
+
+/// The framework's buffers under `megatron` (SPEC "Buffers"): Llama 3 70B at
+/// s 8192, t 8 with sequence parallelism on H100s: each column-parallel
+/// layer's all-gathered input, 8192·1·8192 bf16 values = 134,217,728 bytes
+/// (Megatron-LM's `GlobalMemoryBuffer`), and PyTorch's cuBLAS workspace on
+/// sm90, 32 MiB = 33,554,432 (`CublasHandlePool.cpp`); on an A100, 8,519,680.
+/// Without sequence parallelism only the workspace; under `article`, nothing.
+#[test]
+fn framework_buffers() {
+    let q = [
+        ("model", "llama-3-70b"),
+        ("convention", "megatron"),
+        ("seq-len", "8192"),
+        ("tp", "8"),
+        ("sequence-parallel", "1"),
+        ("gpu", "h100-80gb"),
+    ];
+    let buffers = |extra: &[(&str, &str)]| eval(&[q.as_slice(), extra].concat()).per_gpu[Part::Buffers].get();
+    assert_eq!(buffers(&[]), 134_217_728.0 + 33_554_432.0);
+    assert_eq!(buffers(&[("sequence-parallel", "0")]), 33_554_432.0);
+    assert_eq!(buffers(&[("gpu", "a100-80gb")]), 134_217_728.0 + 8_519_680.0);
+    // cp 2 halves the gathered sequence.
+    assert_eq!(buffers(&[("cp", "2")]), 67_108_864.0 + 33_554_432.0);
+    assert_eq!(buffers(&[("convention", "article")]), 0.0);
+    // Megatron-LM's estimator does not count them: its rows compare without them.
+    let r = eval(&q);
+    let m = r.per_gpu;
+    assert_eq!(
+        tmath::validation::Metric::Estimator.predicted(&r.config, &m),
+        m.total() - m[Part::Reserve] - m[Part::Buffers]
+    );
+}
+
+/// Megatron-LM's pipeline layout (`--pipeline-model-parallel-layout`, its
+/// docs' example for DeepSeek-V3 on 16 stages): `Et*3|(tt|)*29,m|L` is 32
+/// virtual stages, so 2 per rank; virtual stage k is chunk ⌊k/16⌋ of rank
+/// k mod 16. Rank 0 holds the embedding, 3 layers and then 2; rank 14's second
+/// chunk is the MTP module alone, rank 15's the loss alone (2 + 0 layers each).
+/// The MTP module's weights, its layer's activations and its loss's
+/// log-probabilities sit on rank 14, with a copy of the embedding and the
+/// output layer it reads.
+#[test]
+fn megatron_pipeline_layout() {
+    let q = [
+        ("model", "deepseek-v3"),
+        ("convention", "megatron"),
+        ("mtp-layers", "1"),
+        ("tp", "8"),
+        ("pp", "16"),
+        ("ep", "8"),
+        ("dp", "8"),
+        ("grad-accum", "32"),
+    ];
+    let laid = eval(&[q.as_slice(), &[("pp-layout", "Et*3|(tt|)*29,m|L")]].concat());
+    assert_eq!(laid.config.vpp, 2);
+    let stages = laid.stages();
+    let layers: Vec<u64> = stages.iter().map(|(s, _)| s.layers).collect();
+    assert_eq!(layers, [5, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 2, 2]);
+    let (r14, r15) = (&stages[14], &stages[15]);
+    assert_eq!((r14.0.mtp, r14.0.last, r15.0.mtp, r15.0.last), (1, false, 0, true));
+    // Rank 0 holds 5 layers against rank 1's 4, but 3 of them dense: fewer weights (DeepSeek-V3's dense-first layers).
+    assert!(stages[0].1[Part::Model] < stages[1].1[Part::Model]);
+    assert!(!laid.warnings.iter().any(|w| w.code() == "pipeline-uneven"));
+    // Rank 14: its two layers, the MTP module (11.6B, ÷ t, its MoE experts ÷ ep as well) and both embedding copies.
+    assert!(r14.1[Part::Logits].get() > 0.0 && r14.1[Part::Model] > stages[13].1[Part::Model]);
+    // Rank 15: no MTP, only the model's loss; rank 14 keeps the MTP loss's log-probabilities for its
+    // chunk's forwards in flight, the same count as rank 15's loss chunk or more.
+    let (s14, s15) = (r14.0, r15.0);
+    assert!(s14.mtp_in_flight >= s15.loss_in_flight);
+    let logits = |st: &tmath::memory::Stage| tmath::memory::logit_terms(&laid.config, st);
+    assert_eq!((logits(&s14).held, logits(&s15).held), (s14.mtp_in_flight, s15.loss_in_flight));
+    // Without the layout: 61 layers spread evenly (13 stages of 4, 3 of 3), the MTP module on the last.
+    let even = eval(&q);
+    let even_layers: Vec<u64> = even.stages().iter().map(|(s, _)| s.layers).collect();
+    assert_eq!(even_layers.iter().sum::<u64>(), 61);
+    assert_eq!((even_layers[0], even_layers[15], even.stages()[15].0.mtp), (4, 3, 1));
 }
 
 /// Expert tensor parallelism (SPEC; Megatron-LM's `--expert-tensor-parallel-size`):

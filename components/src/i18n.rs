@@ -104,6 +104,7 @@ pub fn label(lang: Lang, k: K) -> &'static str {
         K::ExpAvgDtype => ("Optimizer moments' type", "옵티마이저 모멘트 타입"),
         K::Vpp => ("Virtual stages per rank v (interleaved)", "랭크당 가상 스테이지 v (인터리브)"),
         K::PpFirstLayers => ("Layers of the first stage", "첫 스테이지의 층 수"),
+        K::PpLayout => ("Pipeline layout (Megatron-LM's string)", "파이프라인 레이아웃 (Megatron-LM 문자열)"),
         K::PpLastLayers => ("Layers of the last stage", "마지막 스테이지의 층 수"),
         K::Loss => ("Loss (cross-entropy of the logits)", "손실 함수 (로짓의 교차 엔트로피)"),
         K::LossChunks => ("Logit chunks (chunked loss)", "로짓 조각 수 (청크 손실)"),
@@ -627,6 +628,7 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "loss-fused" => ("Megatron-LM, in place (fused or not)", "Megatron-LM 방식 (제자리 계산)"),
         "loss-chunked" => ("chunked (torchtune)", "조각별 계산 (torchtune)"),
         "part-logits" => ("logits (loss)", "로짓 (손실)"),
+        "part-buffers" => ("framework buffers", "프레임워크 버퍼"),
         "gelu" => ("GELU (2 matrices)", "GELU (행렬 2개)"),
         "swiglu" => ("SwiGLU (3 matrices)", "SwiGLU (행렬 3개)"),
         "chinchilla-floor-short" => ("200B-token floor", "2,000억 토큰 하한"),
@@ -785,6 +787,8 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         ),
         "note-reserve" => (tmath::explain::note_english("note-reserve"), "식에 없는 메모리입니다: CUDA 컨텍스트, NCCL·프레임워크 버퍼(GPU당 1–2\u{a0}GB)와 할당기의 단편화. nvidia-smi에는 보이지만 원문의 식에는 없으므로, 원문 방식에서는 0입니다."),
         "note-logits" => (tmath::explain::note_english("note-logits"), "마지막 스테이지의 손실입니다. 처리 중인 마이크로배치마다 역전파 전까지 fp32 로그 확률(로짓당 4바이트)을 보관하고, 그중 하나가 일시 메모리(bf16 로짓이나 fp32 그래디언트)를 더합니다. 어느 구현의 교차 엔트로피인지는 손실 함수 설정이 정합니다."),
+        "note-buffers" => (tmath::explain::note_english("note-buffers"), "프레임워크가 모델 상태 옆에 따로 잡는 메모리입니다. 시퀀스 병렬화에서는 층의 행렬 곱 직전에 모아 오는 입력(마이크로배치 하나의 s/cp·b·h 값), 그리고 PyTorch의 cuBLAS 작업 공간(Hopper 32 MiB, 그 밖의 NVIDIA GPU 8.1 MiB)입니다. 분산 옵티마이저의 버킷 패딩은 1 MB가 안 되어 뺐습니다."),
+        "note-buffers-article" => (tmath::explain::note_english("note-buffers-article"), "원문의 식에는 프레임워크 자체 버퍼 항이 없습니다. Megatron 방식에서는 시퀀스 병렬화가 층 입력을 모아 두는 버퍼와 행렬 곱 작업 공간입니다."),
         "note-logits-article" => (tmath::explain::note_english("note-logits-article"), "원문의 식에는 손실 항이 없습니다. Megatron 방식에서는 마지막 스테이지의 가장 큰 일시 메모리입니다."),
         "note-live-zero3-only" => (tmath::explain::note_english("note-live-zero3-only"), "파라미터를 그때그때 모으는 것은 ZeRO-3뿐입니다."),
         "note-achieved-flops" => (tmath::explain::note_english("note-achieved-flops"), "τ는 데이터시트 최대치가 아니라 실제로 낸 FLOP/s입니다: 원문은 A100 한 장당 150(GPT-NeoX), 180(FlashAttention)을 들고, 115보다 낮으면 어딘가 문제가 있다고 합니다."),
@@ -829,8 +833,8 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "other-convention-megatron" => ("Megatron-LM's accounting would", "Megatron-LM 방식으로는"),
         "stage" => ("stage", "스테이지"),
         "stages-key" => (
-            "Under each stage: its layers × the forwards it holds in flight (micro-batches; with v virtual stages, chunks of L/(p·v) layers); E the input embedding, L the output layer and the loss. A framework's peak is one rank's: Megatron-LM's TensorBoard figures are the last rank's, the last stage, while its log prints every stage of the first data-parallel replica.",
-            "스테이지마다 아래 숫자는 층 수 × 동시에 처리 중인 순전파 수입니다(마이크로배치 수, 가상 스테이지 v를 쓰면 L/(p·v)개 층 묶음의 수). E는 입력 임베딩, L은 출력층과 손실입니다. 프레임워크가 남기는 최대 메모리는 랭크 하나의 값입니다. Megatron-LM의 TensorBoard 값은 마지막 랭크, 곧 마지막 스테이지의 값이고, 로그에는 첫 데이터 병렬 복제본의 모든 스테이지가 찍힙니다.",
+            "Under each stage: its layers × the forwards it holds in flight (micro-batches; with v virtual stages, chunks of L/(p·v) layers; with a pipeline layout, the rank's layers × micro-batches' worth of them); E the input embedding, L the output layer and the loss, M the MTP modules. A framework's peak is one rank's: Megatron-LM's TensorBoard figures are the last rank's, the last stage, while its log prints every stage of the first data-parallel replica.",
+            "스테이지마다 아래 숫자는 층 수 × 동시에 처리 중인 순전파 수입니다(마이크로배치 수, 가상 스테이지 v를 쓰면 L/(p·v)개 층 묶음의 수, 파이프라인 레이아웃을 주면 그 랭크의 층 수 × 마이크로배치 몇 개 분량인지). E는 입력 임베딩, L은 출력층과 손실, M은 MTP 모듈입니다. 프레임워크가 남기는 최대 메모리는 랭크 하나의 값입니다. Megatron-LM의 TensorBoard 값은 마지막 랭크, 곧 마지막 스테이지의 값이고, 로그에는 첫 데이터 병렬 복제본의 모든 스테이지가 찍힙니다.",
         ),
         "axis-d" => ("d only", "데이터 병렬만"),
         "axis-none" => ("No parallelism (1\u{a0}GPU)", "병렬화 없음 (GPU\u{a0}1장)"),
@@ -1106,6 +1110,7 @@ pub fn config_error(lang: Lang, e: &ConfigError) -> String {
         ConfigError::StageLayers { layers, pp, vpp } => {
             format!("층 {layers}개를 스테이지 {pp}개 × 가상 스테이지 {vpp}개로 똑같이 나눌 수 없습니다")
         }
+        ConfigError::PpLayout(why) => layout_error(why),
         ConfigError::ActiveAboveParams { active, params } => {
             format!(
                 "토큰당 쓰는 파라미터 {} 전체 파라미터 {}보다 많습니다",
@@ -1113,6 +1118,33 @@ pub fn config_error(lang: Lang, e: &ConfigError) -> String {
                 count(lang, *params)
             )
         }
+    }
+}
+
+/// Why a pipeline layout string is refused, in Korean.
+fn layout_error(why: &tmath::pp_layout::LayoutError) -> String {
+    use tmath::pp_layout::LayoutError as E;
+    match why {
+        E::Symbol(c) => format!("파이프라인 레이아웃: '{c}' 기호는 E, t, m, L, |, (, ), * 가운데 하나가 아닙니다"),
+        E::Count => "파이프라인 레이아웃: '*' 뒤에는 1 이상의 반복 횟수가 와야 합니다".into(),
+        E::Parenthesis => "파이프라인 레이아웃: 괄호의 짝이 맞지 않습니다".into(),
+        E::TooLong => "파이프라인 레이아웃: 반복을 펼치면 기호가 100,000개를 넘습니다".into(),
+        E::EmptyStage => "파이프라인 레이아웃: '|' 사이에 빈 스테이지가 있습니다".into(),
+        E::Stages { stages, pp, vpp: 1 } => {
+            format!("파이프라인 레이아웃의 스테이지 {stages}개가 p\u{a0}=\u{a0}{pp}의 배수가 아닙니다")
+        }
+        E::Stages { stages, pp, vpp } => format!(
+            "파이프라인 레이아웃의 스테이지 {stages}개가 p·v\u{a0}=\u{a0}{pp}·{vpp}\u{a0}=\u{a0}{}개와 다릅니다",
+            pp * vpp
+        ),
+        E::Layers { given, model } => {
+            format!("파이프라인 레이아웃은 층 {given}개를 배치하지만 모델의 층은 {model}개입니다")
+        }
+        E::Mtp { given, model } => {
+            format!("파이프라인 레이아웃은 MTP 모듈 {given}개를 배치하지만 모델의 MTP 모듈은 {model}개입니다")
+        }
+        E::Ends => "파이프라인 레이아웃에서 E는 첫 스테이지에, L은 마지막 스테이지에 한 번씩만 와야 합니다".into(),
+        E::WithFirstLast => "파이프라인 레이아웃은 첫·마지막 스테이지의 층 수를 대신합니다. 둘 중 하나만 주세요".into(),
     }
 }
 

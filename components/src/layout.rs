@@ -31,6 +31,7 @@ pub static PAGE: &[Section] = &[
             &[K::RecomputeEvery, K::Vpp],
             &[K::Schedule],
             &[K::PpFirstLayers, K::PpLastLayers],
+            &[K::PpLayout],
             &[K::SequenceParallel],
             &[K::PartitionActivations],
             &[K::Tsp],

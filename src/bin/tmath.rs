@@ -180,7 +180,13 @@ fn receipt(r: &Report) -> String {
                 tmath::config::Loss::Chunked => format!("loss chunked in {}, last stage", c.loss_chunks),
                 loss => format!("loss {loss}, last stage"),
             },
-            Part::Logits | Part::LiveParams => String::new(),
+            Part::Buffers if m[part].get() > 0.0 => if c.sequence_parallel && c.layout.tp > 1 {
+                "SP all-gather, cuBLAS workspace"
+            } else {
+                "cuBLAS workspace"
+            }
+            .to_string(),
+            Part::Logits | Part::Buffers | Part::LiveParams => String::new(),
             Part::Reserve => {
                 format!("{} GB + {} %", format_short(c.reserve_bytes / 1e9), format_short(c.fragmentation * 100.0))
             }

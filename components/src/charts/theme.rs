@@ -5,16 +5,18 @@
 use plotters::style::RGBColor;
 
 /// Segment colours by part: weights, gradients, optimizer, activations, the
-/// loss's logits, live params, reserve and fragmentation, inference overhead,
-/// the KV cache. Distinguishable for the common colour-vision deficiencies
-/// (Okabe–Ito, and Tol's wine for the logits beside the activations' pink);
-/// charts also hatch them, so colour is never the only signal.
-pub const PALETTE: [RGBColor; 9] = [
+/// loss's logits, the framework's buffers, live params, reserve and
+/// fragmentation, inference overhead, the KV cache. Distinguishable for the
+/// common colour-vision deficiencies (Okabe–Ito, and Tol's wine for the logits
+/// beside the activations' pink, Tol's olive for the buffers); charts also
+/// hatch them, so colour is never the only signal.
+pub const PALETTE: [RGBColor; 10] = [
     RGBColor(0, 114, 178),
     RGBColor(230, 159, 0),
     RGBColor(0, 158, 115),
     RGBColor(204, 121, 167),
     RGBColor(136, 34, 85),
+    RGBColor(153, 153, 51),
     RGBColor(86, 180, 233),
     RGBColor(153, 153, 153),
     RGBColor(240, 228, 66),

@@ -22,17 +22,24 @@ pub fn StageChart() -> impl IntoView {
     let peak = Memo::new(move |_| base.with(|r| r.stage.index));
     let bars = Signal::derive(move || {
         let peak = peak.get();
+        // A layout's chunks may differ: every stage then reads as its layers × micro-batches' worth.
+        let laid_out = base.with(|r| r.config.pp_layout.is_some());
         stages.with(|st: &Vec<(Stage, MemoryBreakdown)>| {
             st.iter()
                 .map(|(s, m)| Bar {
                     label: (s.index + 1).to_string(),
-                    // Layers × micro-batches in flight; E the input embedding, L the output layer and loss.
-                    // Interleaved: forwards in flight × the layers of one virtual stage.
+                    // Layers × micro-batches in flight; E the input embedding, L the output layer and loss,
+                    // M the MTP modules. Interleaved: forwards in flight × the layers of one virtual
+                    // stage; a layout's unequal chunks: the rank's layers × micro-batches' worth.
                     sub: format!(
-                        "{}{}×{}{}",
+                        "{}{}{}{}",
                         if s.first { "E " } else { "" },
-                        s.layers / s.chunks,
-                        s.in_flight,
+                        if !laid_out && s.layer_forwards == s.layers / s.chunks * s.in_flight {
+                            format!("{}×{}", s.layers / s.chunks, s.in_flight)
+                        } else {
+                            format!("{}×{:.1}", s.layers, s.layer_forwards as f64 / s.layers.max(1) as f64)
+                        },
+                        if s.mtp > 0 { " M" } else { "" },
                         if s.last { " L" } else { "" }
                     ),
                     segments: segments(m),
