@@ -16,31 +16,29 @@
 #[macro_use]
 mod macros;
 
-pub mod catalog;
-pub mod compute;
-pub mod config;
-pub mod decimal;
-pub mod explain;
-pub mod fp;
-pub mod hf;
-pub mod json;
-pub mod keys;
-pub mod link;
-pub mod megatron;
+// Folders by concern: the model and the run; memory; time; what a person
+// gives; what the calculator says; the searches over configurations.
+pub mod input;
 pub mod memory;
-pub mod page;
-pub mod parallel;
-pub mod planner;
-pub mod pp_layout;
-pub mod presets;
-pub mod remedy;
-pub mod report;
-pub mod settings;
-pub mod sweep;
+pub mod model;
+pub mod output;
+pub mod search;
+pub mod time;
+
+pub mod decimal;
+pub mod fp;
 pub mod units;
-pub mod validation;
+
+// Each module keeps its short path (`tmath::keys`, `tmath::report`, …): the
+// command line, the page and the tests name them so.
+pub use input::{hf, keys, link, megatron, page, presets, settings};
+pub use model::{arch, catalog, config, pp_layout};
+pub use output::{explain, json, report, validation};
+pub use search::{planner, remedy, sweep};
+pub use time::{compute, parallel};
 
 pub use config::Config;
+pub use keys::SettingError;
 pub use report::{evaluate, Report, Warning};
-pub use settings::{ConfigError, SettingError, Settings};
+pub use settings::{ConfigError, Settings};
 pub use units::{Bytes, Flops, Params, Tokens};

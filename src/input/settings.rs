@@ -5,8 +5,6 @@
 
 use crate::catalog::{self, Gpu, Model};
 use crate::config::*;
-pub use crate::keys::SettingError;
-use crate::keys::{self, Access, State, Target};
 use crate::units::{Params, Tokens};
 use std::fmt;
 
@@ -280,46 +278,6 @@ impl fmt::Display for ConfigError {
 
 impl std::error::Error for ConfigError {}
 
-impl ConfigError {
-    /// The keys a link gave that make the combination impossible, the one to
-    /// refuse first: a degree before the GPU count (a link's N is its intent),
-    /// the derived before the defining (t before the heads that it must divide).
-    pub fn culprits(&self) -> &'static [crate::keys::K] {
-        use crate::keys::K;
-        match self {
-            ConfigError::GpuMismatch { .. } => &[K::Dp, K::Tp, K::Pp, K::Cp, K::Gpus],
-            ConfigError::GpusNotDivisible { .. } => &[K::Tp, K::Pp, K::Cp, K::Gpus],
-            ConfigError::TooManyGpus => &[K::Gpus, K::Dp, K::Tp, K::Pp, K::Cp],
-            ConfigError::TpNotDividingHeads { .. } => &[K::Tp, K::Heads],
-            ConfigError::HeadsNotDividingHidden { .. } => &[K::Heads, K::Hidden],
-            ConfigError::KvHeadsNotDividingHeads { .. } => &[K::KvHeads, K::Heads],
-            ConfigError::TopKAboveExperts { .. } => &[K::TopK, K::Experts],
-            ConfigError::StageLayers { .. } => &[K::PpFirstLayers, K::PpLastLayers, K::Vpp, K::Pp, K::Layers],
-            ConfigError::PpLayout(_) => &[K::PpLayout, K::Pp, K::Vpp, K::Layers, K::MtpLayers],
-            ConfigError::ActiveAboveParams { .. } => &[K::ActiveParams, K::Params],
-            ConfigError::EpNotDividingExperts { .. } => &[K::Ep, K::Experts],
-            ConfigError::EpNotDividingDataParallel { .. } => &[K::Ep, K::Dp, K::Gpus],
-            ConfigError::ExpertGroups { .. } => &[K::Etp, K::Ep, K::Dp, K::Gpus],
-        }
-    }
-
-    /// The control an impossible combination is shown next to.
-    pub fn key(&self) -> crate::keys::K {
-        use crate::keys::K;
-        match self {
-            ConfigError::GpuMismatch { .. } | ConfigError::GpusNotDivisible { .. } | ConfigError::TooManyGpus => K::Dp,
-            ConfigError::TpNotDividingHeads { .. } => K::Tp,
-            ConfigError::HeadsNotDividingHidden { .. } => K::Heads,
-            ConfigError::KvHeadsNotDividingHeads { .. } => K::KvHeads,
-            ConfigError::TopKAboveExperts { .. } => K::TopK,
-            ConfigError::StageLayers { .. } => K::Pp,
-            ConfigError::PpLayout(_) => K::PpLayout,
-            ConfigError::ActiveAboveParams { .. } => K::ActiveParams,
-            ConfigError::EpNotDividingExperts { .. } | ConfigError::EpNotDividingDataParallel { .. } => K::Ep,
-            ConfigError::ExpertGroups { .. } => K::Etp,
-        }
-    }
-}
 impl Settings {
     /// Applies a catalogue model: its fields become explicit values that later keys override.
     pub fn with_model(mut self, model: &'static Model) -> Self {
@@ -351,44 +309,6 @@ impl Settings {
         self.seq_len = Some(model.seq_len);
         self.max_positions = Some(model.max_positions);
         self
-    }
-
-    /// Sets one key of the calculation (see [`crate::keys`]); a planner's or
-    /// the page's key is an error here.
-    pub fn set(&mut self, name: &str, value: &str) -> Result<(), SettingError> {
-        let key = keys::key(name).ok_or_else(|| SettingError::UnknownKey(name.to_string()))?;
-        let Access::Calc { set, .. } = key.access else {
-            return Err(SettingError::Elsewhere { key: key.name, target: key.target() });
-        };
-        set(self, &key.parse(value)?);
-        Ok(())
-    }
-
-    /// Builds settings from key/value pairs, leniently (see [`State::from_pairs`]);
-    /// keys of the planner or the page are reported, not taken.
-    pub fn from_pairs<K: AsRef<str>, V: AsRef<str>>(
-        pairs: impl IntoIterator<Item = (K, V)>,
-    ) -> (Settings, Vec<SettingError>) {
-        let (state, mut errors) = State::from_pairs(pairs);
-        for k in state.to_pairs().into_iter().filter_map(|(k, _)| keys::key(k)) {
-            if k.target() != Target::Calc {
-                errors.push(SettingError::Elsewhere { key: k.name, target: k.target() });
-            }
-        }
-        (state.settings, errors)
-    }
-
-    /// The pairs that restore these settings through [`Settings::from_pairs`]:
-    /// `model` first, then every key that differs from what the model (or the
-    /// default) gives. The default settings give no pairs.
-    pub fn to_pairs(&self) -> Vec<(&'static str, String)> {
-        State { settings: self.clone(), ..State::default() }.to_pairs()
-    }
-
-    /// The value a control shows for a calculation key, after defaults. `None` for another key.
-    pub fn value(&self, name: &str) -> Option<String> {
-        keys::key(name).filter(|k| k.target() == Target::Calc)?;
-        State { settings: self.clone(), ..State::default() }.value(name)
     }
 
     /// Where the shape comes from.
@@ -742,7 +662,7 @@ mod tests {
     #[test]
     fn every_key_has_a_value_that_reads_back() {
         let s = settings(&[("model", "llama-2-70b"), ("gpus", "16"), ("zero", "3")]);
-        for k in crate::keys::KEYS.iter().filter(|k| k.target() == Target::Calc) {
+        for k in crate::keys::KEYS.iter().filter(|k| k.target() == crate::keys::Target::Calc) {
             let v = s.value(k.name).unwrap();
             if v.is_empty() {
                 continue;

@@ -529,6 +529,23 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
     }
 }
 
+/// The report's notes come from its explanations: the report itself knows nothing of them.
+impl Report {
+    /// The teaching notes the page shows beside the formulas, in English, once each.
+    pub fn notes(&self) -> Vec<&'static str> {
+        let mut notes: Vec<&'static str> = Vec::new();
+        for &item in Item::ALL {
+            if let Some(key) = explain(self, item, crate::units::ByteUnit::Gb).note {
+                let text = note_english(key);
+                if !notes.contains(&text) {
+                    notes.push(text);
+                }
+            }
+        }
+        notes
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,6 +1,6 @@
 //! Catalogues of GPUs and models, each figure with its source.
 
-use crate::config::{Architecture, Mla, Mlp};
+use crate::model::arch::{Architecture, Mla, Mlp};
 use serde::Serialize;
 
 /// One accelerator. Every figure carries its source; prices are a dated snapshot.

@@ -263,19 +263,6 @@ impl Report {
     pub fn fits(&self) -> bool {
         self.per_gpu.total().get() <= self.config.gpu_mem_bytes
     }
-    /// The teaching notes the page shows beside the formulas, in English, once each.
-    pub fn notes(&self) -> Vec<&'static str> {
-        let mut notes: Vec<&'static str> = Vec::new();
-        for &item in crate::explain::Item::ALL {
-            if let Some(key) = crate::explain::explain(self, item, crate::units::ByteUnit::Gb).note {
-                let text = crate::explain::note_english(key);
-                if !notes.contains(&text) {
-                    notes.push(text);
-                }
-            }
-        }
-        notes
-    }
     /// Whether what offload puts in a node's CPU memory fits it.
     pub fn cpu_fits(&self) -> bool {
         self.cpu_per_node.get() <= self.config.cpu_mem_bytes

@@ -1,0 +1,227 @@
+//! The model's shape: the article's L, h, a, V and today's refinements (GQA,
+//! the MLP's form, experts, latent attention, MTP), and the exact parameter
+//! counts every formula and the catalogue read. It depends on nothing but the
+//! units: the catalogue's models are built from it, and the configuration
+//! holds one.
+
+use crate::units::Params;
+use serde::Serialize;
+
+choice!(
+    /// The MLP block's form (practice beyond the article).
+    Mlp {
+        /// Two h×f matrices (GPT, the article's 8h² with f = 4h).
+        Gelu = "gelu",
+        /// Three h×f matrices: gate, up and down (Llama, Mistral, Qwen).
+        Swiglu = "swiglu",
+    }
+);
+
+/// Transformer shape: the article's L, h, a, V, and the refinements of today's
+/// models (GQA, the MLP's width and form, untied embeddings, experts). The
+/// article's formulas read only L, h, a, V; the exact parameter count reads all.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Architecture {
+    pub layers: u64,
+    pub hidden: u64,
+    pub heads: u64,
+    pub vocab: u64,
+    /// Key/value heads (GQA, MQA); = heads in the article's shape.
+    pub kv_heads: u64,
+    /// The MLP's inner size f (4h in the article's shape).
+    pub ffn: u64,
+    pub mlp: Mlp,
+    /// One V×h matrix for input and output.
+    pub tie_embeddings: bool,
+    /// Experts per MoE layer (1: dense), experts per token, always-on experts.
+    pub experts: u64,
+    pub top_k: u64,
+    pub shared_experts: u64,
+    /// Inner size of one expert.
+    pub moe_ffn: u64,
+    /// MoE models whose first k layers are dense (DeepSeek: 3), with the MLP of `ffn`.
+    pub dense_layers: u64,
+    /// Multi-token prediction modules (DeepSeek-V3 §2.2: 1), each a projection
+    /// of 2h to h, three norms and one transformer layer of the model's last
+    /// kind, sharing the embedding and the output head.
+    pub mtp_layers: u64,
+    /// Multi-head latent attention (DeepSeek-V2/V3): the compressed KV's rank
+    /// (0: none), the query's (0: a full query projection), and the head
+    /// dimensions of the query/key's plain and rotary parts and of the value.
+    pub mla: Mla,
+}
+
+/// Multi-head latent attention's shape (DeepSeek-AI 2024, DeepSeek-V2 §2.1):
+/// keys and values come from one latent of `kv_lora_rank` plus a shared
+/// rotary key of `qk_rope_head_dim`, which is all the KV cache keeps.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Mla {
+    pub kv_lora_rank: u64,
+    pub q_lora_rank: u64,
+    pub qk_head_dim: u64,
+    pub qk_rope_head_dim: u64,
+    pub v_head_dim: u64,
+}
+
+impl Mla {
+    pub fn is_on(self) -> bool {
+        self.kv_lora_rank > 0
+    }
+}
+
+impl Architecture {
+    /// The article's shape for L, h, a, V: multi-head attention, a GELU MLP of
+    /// 4h, tied embeddings, no experts.
+    pub const fn gpt(layers: u64, hidden: u64, heads: u64, vocab: u64) -> Architecture {
+        Architecture {
+            layers,
+            hidden,
+            heads,
+            vocab,
+            kv_heads: heads,
+            ffn: 4 * hidden,
+            mlp: Mlp::Gelu,
+            tie_embeddings: true,
+            experts: 1,
+            top_k: 1,
+            shared_experts: 0,
+            moe_ffn: 4 * hidden,
+            dense_layers: 0,
+            mtp_layers: 0,
+            mla: Mla { kv_lora_rank: 0, q_lora_rank: 0, qk_head_dim: 0, qk_rope_head_dim: 0, v_head_dim: 0 },
+        }
+    }
+
+    /// A dense shape as model cards give it: L, h, (a, k), f, V, and the MLP's
+    /// form with whether the embeddings are tied.
+    pub const fn dense(
+        layers: u64,
+        hidden: u64,
+        (heads, kv_heads): (u64, u64),
+        ffn: u64,
+        vocab: u64,
+        (mlp, tie_embeddings): (Mlp, bool),
+    ) -> Architecture {
+        Architecture {
+            kv_heads,
+            ffn,
+            mlp,
+            tie_embeddings,
+            moe_ffn: ffn,
+            ..Architecture::gpt(layers, hidden, heads, vocab)
+        }
+    }
+
+    /// Whether this is the article's shape for its L, h, a, V.
+    pub fn is_gpt(self) -> bool {
+        self == Architecture::gpt(self.layers, self.hidden, self.heads, self.vocab)
+    }
+
+    /// Whether the MLP is a mixture of experts.
+    pub fn is_moe(self) -> bool {
+        self.experts > 1 || self.shared_experts > 0
+    }
+
+    /// P ≈ 12·L·h² + V·h (article convention: attention 4h², MLP 8h², embeddings).
+    pub fn approx_params(self) -> Params {
+        let (l, h, v) = (self.layers as f64, self.hidden as f64, self.vocab as f64);
+        Params(12.0 * l * h * h + v * h)
+    }
+
+    /// The exact parameter count of this shape (no biases): per layer, attention
+    /// 2h² + 2·h·k·(h/a), the MLP g·h·f (g = 3 for SwiGLU, else 2) or, with
+    /// experts, g·h·f_e·(E + S) + h·E with the router, and 2h of norms; plus
+    /// V·h of embeddings (2·V·h untied) and h for the final norm.
+    pub fn exact_params(self) -> Params {
+        self.count(self.experts)
+    }
+
+    /// Parameters a token passes through: the same with top-k experts of E.
+    pub fn exact_active_params(self) -> Params {
+        self.count(self.top_k.min(self.experts))
+    }
+
+    /// Parameters of the routed experts (their MLPs, not the router or shared experts).
+    pub fn expert_params(self) -> Params {
+        if !self.is_moe() {
+            return Params(0.0);
+        }
+        Params(self.moe_layers() * self.mlp_matrices() * (self.hidden * self.moe_ffn) as f64 * self.experts as f64)
+    }
+
+    /// Layers with experts: all but the first `dense-layers` of a MoE model.
+    pub fn moe_layers(self) -> f64 {
+        if self.is_moe() {
+            self.layers.saturating_sub(self.dense_layers) as f64
+        } else {
+            0.0
+        }
+    }
+
+    /// One layer's attention weights. Standard and GQA: 2h² + 2·h·k·(h/a).
+    /// MLA (DeepSeek-V2 §2.1; the `q_a_proj`, `q_b_proj`, `kv_a_proj_with_mqa`,
+    /// `kv_b_proj` and `o_proj` of its released weights): the query h·r_q +
+    /// r_q + r_q·a·(d + d_R) (h·a·(d + d_R) without a query latent), the keys
+    /// and values h·(r_kv + d_R) + r_kv + r_kv·a·(d + d_v), the output a·d_v·h,
+    /// with the latents' norms.
+    pub fn attention_params(self) -> f64 {
+        let (h, a) = (self.hidden as f64, self.heads as f64);
+        if !self.mla.is_on() {
+            return 2.0 * h * h + 2.0 * h * self.kv_heads as f64 * (h / a);
+        }
+        let m = self.mla;
+        let (rq, rkv) = (m.q_lora_rank as f64, m.kv_lora_rank as f64);
+        let (d, dr, dv) = (m.qk_head_dim as f64, m.qk_rope_head_dim as f64, m.v_head_dim as f64);
+        let query = if rq > 0.0 { h * rq + rq + rq * a * (d + dr) } else { h * a * (d + dr) };
+        query + h * (rkv + dr) + rkv + rkv * a * (d + dv) + a * dv * h
+    }
+
+    /// The embedding matrices: V·h, twice when untied.
+    pub fn embedding_params(self) -> Params {
+        let vh = (self.vocab * self.hidden) as f64;
+        Params(if self.tie_embeddings { vh } else { 2.0 * vh })
+    }
+
+    fn mlp_matrices(self) -> f64 {
+        match self.mlp {
+            Mlp::Gelu => 2.0,
+            Mlp::Swiglu => 3.0,
+        }
+    }
+
+    fn count(self, experts_used: u64) -> Params {
+        let (l, h, v) = (self.layers as f64, self.hidden as f64, self.vocab as f64);
+        let g = self.mlp_matrices();
+        let dense = g * h * self.ffn as f64;
+        // MoE layers: the experts used and the shared ones, and the router; the first dense-layers are dense.
+        let moe = g * h * self.moe_ffn as f64 * (experts_used + self.shared_experts) as f64 + h * self.experts as f64;
+        let moe_layers = self.moe_layers();
+        let mlp = moe_layers * moe + (l - moe_layers) * dense;
+        let embeddings = if self.tie_embeddings { v * h } else { 2.0 * v * h };
+        // An MTP module: its layer (of the last layer's kind), the 2h×h projection and three norms.
+        let last_mlp = if moe_layers > 0.0 { moe } else { dense };
+        let mtp = self.mtp_layers as f64 * (self.attention_params() + 2.0 * h + last_mlp + 2.0 * h * h + 3.0 * h);
+        Params(l * (self.attention_params() + 2.0 * h) + mlp + embeddings + h + mtp)
+    }
+
+    /// One layer's parameters by kind: a dense layer, a MoE layer, and the
+    /// routed experts within a MoE layer (0 without experts).
+    pub fn layer_params(self) -> (f64, f64, f64) {
+        let h = self.hidden as f64;
+        let g = self.mlp_matrices();
+        let common = self.attention_params() + 2.0 * h;
+        let routed = if self.is_moe() { g * h * self.moe_ffn as f64 * self.experts as f64 } else { 0.0 };
+        let shared = g * h * self.moe_ffn as f64 * self.shared_experts as f64 + h * self.experts as f64;
+        (common + g * h * self.ffn as f64, common + routed + shared, routed)
+    }
+
+    /// Whether layer `index` (from 0) has experts: every layer of a MoE model after its `dense-layers`.
+    pub fn is_moe_layer(self, index: u64) -> bool {
+        self.is_moe() && index >= self.dense_layers
+    }
+
+    /// Parameters of the MTP modules (0 without).
+    pub fn mtp_params(self) -> Params {
+        Params(self.exact_params().get() - Architecture { mtp_layers: 0, ..self }.exact_params().get())
+    }
+}

@@ -1,0 +1,9 @@
+//! What the calculator says: the report of one configuration ([`report`]),
+//! each number's formula with its values ([`explain`], which reads the report
+//! and never the reverse), the JSON and CSV writer ([`json`]), and how close
+//! the numbers come to measured runs ([`validation`]).
+
+pub mod explain;
+pub mod json;
+pub mod report;
+pub mod validation;

@@ -1,0 +1,6 @@
+//! Time: the compute of training and serving (6PD, attention, recomputation)
+//! in [`compute`], and what parallelism adds to a step (the pipeline bubble,
+//! the batch, the communication volumes) in [`parallel`].
+
+pub mod compute;
+pub mod parallel;
