@@ -14,7 +14,9 @@ BUDGET_KIB=${BUDGET_KIB:-230}
 # 296 → 299 (issue 24): the stage chart, every pipeline stage side by side, 3.1 KiB (295.1 → 298.2).
 # 319 → 325 (issues 24 and 25): Megatron-LM's pipeline layout string (its parser, its refusals in both
 # languages, unequal chunks) and the framework's buffers as their own segment with their formula, 6.1 KiB (317.9 → 324.0).
-CEILING_KIB=${CEILING_KIB:-325}
+# 325 → 327 (issue 26): the step-time model shared with the planner (its parts, the JSON's step_time,
+# tokens/s and MFU, the bubble-and-communication note in both languages), 1.8 KiB (324.3 → 326.1).
+CEILING_KIB=${CEILING_KIB:-327}
 # The stable toolchain's fallback build is about 28 KiB larger (scripts/build.sh says so loudly).
 if [ "$(cat target/wasm-toolchain.txt 2>/dev/null)" = stable ]; then
   CEILING_KIB=$((CEILING_KIB + 30))

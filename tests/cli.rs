@@ -54,10 +54,17 @@ fn json_has_every_spec_key() {
         "cpu_bytes_per_node",
         "cpu_fits",
         "notes",
+        "step_time",
+        "tokens_per_second_per_gpu",
+        "mfu",
     ] {
         assert!(v.get(key).is_some(), "missing {key}");
     }
     assert!(v["per_gpu_bytes"].get("reserve").is_some());
+    // Issue 26's step time, part by part (seconds).
+    for key in ["compute", "bubble", "tp_comm", "dp_comm", "cp_comm", "ep_comm", "exposed_comm", "total"] {
+        assert!(v["step_time"][key].as_f64().is_some(), "missing step_time.{key}");
+    }
     // Every calculation key is echoed: as its name with '_', or in bytes.
     for k in tmath::keys::KEYS.iter().filter(|k| k.target() == tmath::keys::Target::Calc) {
         let name = k.name.replace('-', "_");
@@ -129,6 +136,9 @@ fn bad_input_is_one_line_and_exit_2() {
         (&["--gpus", "0"], "gpus"),
         (&["--gpus", "16", "--tp", "2", "--dp", "4"], "≠"),
         (&["--tp", "3"], "does not divide"),
+        // Megatron-LM splits the key/value heads too: Qwen2.5 7B has 4, Llama 3 8B 8.
+        (&["--model", "qwen2.5-7b", "--tp", "7"], "tp 7 does not divide the 4 key/value heads"),
+        (&["--model", "llama-3-8b", "--tp", "16"], "tp 16 does not divide the 8 key/value heads"),
         (&["--zero", "4"], "zero"),
         (&["--zero", "1.5"], "whole"),
         (&["--params"], "needs a value"),

@@ -94,10 +94,10 @@ fn ranking_and_bandwidth() {
     for w in ls.windows(2) {
         assert!(w[0].seconds_per_sequence() <= w[1].seconds_per_sequence());
     }
-    let fast = PlanOptions { inter_node_bytes_per_s: 1e12, intra_node_bytes_per_s: 1e13, ..o.clone() };
     for l in &ls[..10] {
         let c = l.config(&b);
-        assert!(tmath::planner::step_seconds(&c, &fast) <= tmath::planner::step_seconds(&c, &o));
+        let fast = tmath::Config { inter_node_bytes_per_s: 1e12, intra_node_bytes_per_s: 1e13, ..c.clone() };
+        assert!(tmath::planner::step_seconds(&fast) <= tmath::planner::step_seconds(&c));
     }
 }
 
@@ -148,4 +148,21 @@ fn planner_keeps_cp_and_ep() {
     }
     let n = min_gpus(&b, &o).expect("Mixtral fits somewhere");
     assert!(n.is_multiple_of(2));
+}
+
+/// Issue 26's rules: each distinct layout is listed once (at d·cp = 1 every
+/// ZeRO stage is ZeRO-0), and every t divides the key/value heads as
+/// Megatron-LM requires (Qwen2.5 7B: 28 heads, 4 KV heads; t ∈ {1, 2, 4}).
+#[test]
+fn distinct_layouts_and_t_within_the_kv_heads() {
+    let b = base(&[("model", "qwen2.5-7b"), ("seq-len", "4096")]);
+    let o = PlanOptions { global_batch: 64, ..PlanOptions::default() };
+    let ls = layouts(&b, &o, 8);
+    let mut seen = std::collections::HashSet::new();
+    for l in &ls {
+        assert!(seen.insert(l.to_pairs()), "listed twice: {l:?}");
+        assert!(l.dp > 1 || l.zero == ZeroStage::ALL[0], "ZeRO at d = 1: {l:?}");
+        assert!([1, 2, 4].contains(&l.tp), "t = {} does not divide 4 KV heads", l.tp);
+    }
+    assert!(ls.iter().any(|l| l.tp == 4) && ls.iter().any(|l| l.dp == 1));
 }

@@ -49,7 +49,7 @@ prop_compose! {
     ) -> Settings {
         let tp = 2u64.pow(tp_exp);
         let heads = tp * heads_mult;
-        // h is a whole number of heads; k divides a (here 1 or a).
+        // h is a whole number of heads; k divides a and t divides k (here t or a).
         let hidden = (hidden / heads).max(1) * heads;
         let (mlp, experts, top_k, shared) = shape;
         let (cp_exp, ep_two, schedule, every, reserve, fragmentation, offload, attention) = practice;
@@ -70,7 +70,7 @@ prop_compose! {
             hidden: Some(hidden),
             layers: Some(layers),
             heads: Some(heads),
-            kv_heads: Some(if experts % 2 == 0 { heads } else { 1 }),
+            kv_heads: Some(if experts % 2 == 0 { heads } else { tp }),
             mlp: Some(mlp),
             experts: Some(experts),
             top_k: Some(top_k.min(experts)),
@@ -163,12 +163,13 @@ proptest! {
         let (a, m) = (article.per_gpu, megatron.per_gpu);
         prop_assert_eq!((a[Part::Model], a[Part::Gradients], a[Part::Optimizer], a[Part::LiveParams]), (m[Part::Model], m[Part::Gradients], m[Part::Optimizer], m[Part::LiveParams]));
         // Activations agree where the generalised count is the article's (k = a,
-        // f = 4h, no experts), but for the embedding and output terms megatron adds.
+        // f = 4h, no experts), but for the embedding and output terms megatron adds
+        // (its loss's s·b·V logits are a part of their own, Part::Logits).
         let arch = article.config.arch;
         if arch.kv_heads == arch.heads && arch.ffn == 4 * arch.hidden && !arch.is_moe() {
             let c = &megatron.config;
-            let (s, b, h, v) = (c.seq_len as f64, c.micro_batch as f64, arch.hidden as f64, arch.vocab as f64);
-            let ends = (s * b * (8.0 + h) + 4.0 * s * b * h * (1.0 + v / h)) / c.layout.cp as f64;
+            let (s, b, h) = (c.seq_len as f64, c.micro_batch as f64, arch.hidden as f64);
+            let ends = (s * b * (8.0 + h) + 4.0 * s * b * h) / c.layout.cp as f64;
             prop_assert!((m[Part::Activations].get() - a[Part::Activations].get() - ends).abs() <= 1.0);
         }
     }

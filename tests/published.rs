@@ -693,7 +693,11 @@ fn recomputation_is_hardware_work_under_megatron() {
     assert_eq!(full.flops(), none.flops());
     assert_close(none.flops().get(), 3.8e25 * 1.08, 0.01, "model FLOPs with attention");
     assert_close(full.hardware_flops().get() / full.flops().get(), 4.0 / 3.0, 1e-12, "one more forward");
-    assert_close(full.days() / none.days(), 4.0 / 3.0, 1e-12, "time follows the hardware work");
+    // Time follows the hardware work: the step's compute by 4/3; its tensor-parallel collectives
+    // by 6/4, the recomputed forward's two all-reduces (issue 26's step-time model).
+    assert_close(full.step.compute / none.step.compute, 4.0 / 3.0, 1e-12, "time follows the hardware work");
+    assert_close(full.step.tp_comm / none.step.tp_comm, 1.5, 1e-12, "two more all-reduces per layer");
+    assert_close(full.days() / none.days(), 4.0 / 3.0, 1e-12, "C/(N·τ) follows the hardware work");
     let article = eval(&[base.as_slice(), &[("recompute", "full")]].concat());
     assert_close(article.flops().get() / (6.0 * article.config.active_params.get() * 15.6e12), 8.0 / 6.0, 1e-12, "8PD");
 }
@@ -1032,4 +1036,56 @@ fn the_logits_explanation_follows_its_terms() {
     let plain = eval(&[("model", "deepseek-v3"), ("convention", "megatron")]);
     let e = tmath::explain::explain(&plain, tmath::explain::Item::Part(Part::Logits), tmath::units::ByteUnit::Gb);
     assert!(e.substituted.starts_with("4096·1·129280·(4·1 + 2) = "), "{}", e.substituted);
+}
+
+/// Issue 26: one step-time model for the calculator and the planner
+/// (`tmath::step`). Llama 3 70B at s 8192 on 64 H100s, t 4, d 16, m 32: ZeRO-3
+/// (FSDP) gathers the bf16 weights of the rank's P/4 for every micro-batch's
+/// forward and again for its backward and reduce-scatters its fp32 gradients,
+/// m·(15/16)·(2·2 + 4)·P/4 bytes per GPU per step (Rajbhandari et al. 2020,
+/// §7); the distributed optimizer (ZeRO-1) reduce-scatters and all-gathers
+/// once per step, (15/16)·(4 + 2)·P/4. The planner's step is the
+/// calculator's for the same layout. The bubble is (p − 1)/(v·m) of a
+/// micro-batch's critical path (Narayanan et al. 2021, §2.2).
+#[test]
+fn one_step_time_model() {
+    let q = [
+        ("model", "llama-3-70b"),
+        ("convention", "megatron"),
+        ("seq-len", "8192"),
+        ("gpu", "h100-80gb"),
+        ("tp", "4"),
+        ("dp", "16"),
+        ("grad-accum", "32"),
+        ("sequence-parallel", "1"),
+    ];
+    let (z3, z1) = (eval(&[q.as_slice(), &[("zero", "3")]].concat()), eval(&[q.as_slice(), &[("zero", "1")]].concat()));
+    let shard = z3.config.params.get() / 4.0;
+    let ring = 15.0 / 16.0;
+    assert_close(z3.dp_comm().get(), 32.0 * ring * (2.0 * 2.0 + 4.0) * shard, 1e-12, "ZeRO-3 per micro-batch");
+    assert_close(z1.dp_comm().get(), ring * (4.0 + 2.0) * shard, 1e-12, "ZeRO-1 once per step");
+    // Several terabytes a step for ZeRO-3 here: 32 × 15/16 × 8 × 17.6e9 ≈ 4.2 TB per GPU.
+    assert!(z3.dp_comm().get() > 4e12, "{}", z3.dp_comm().get());
+    for r in [&z3, &z1] {
+        assert_eq!(tmath::planner::step_seconds(&r.config), r.step.total);
+        let s = r.step;
+        assert_close(s.total, s.compute + s.bubble + s.exposed_comm, 1e-12, "the parts add up");
+        assert!(s.exposed_comm <= s.comm() + 1e-9);
+    }
+    // Pipelined: 3/16 of a micro-batch's critical path idles; two virtual stages halve it.
+    let p4 = [
+        ("model", "llama-3-70b"),
+        ("convention", "megatron"),
+        ("tp", "4"),
+        ("pp", "4"),
+        ("dp", "4"),
+        ("grad-accum", "16"),
+    ];
+    let (plain, interleaved) = (eval(&p4), eval(&[p4.as_slice(), &[("vpp", "2")]].concat()));
+    let busy = |r: &tmath::Report| r.step.compute + r.step.tp_comm + r.step.ep_comm;
+    assert_close(plain.step.bubble, busy(&plain) * 3.0 / 16.0, 1e-12, "(p − 1)/m");
+    assert_close(interleaved.step.bubble, busy(&interleaved) * 3.0 / 32.0, 1e-12, "(p − 1)/(v·m)");
+    // Tokens per second per GPU and MFU follow from the step: b·m·d·s tokens over N GPUs.
+    let tps = 16.0 * 4.0 * plain.config.seq_len as f64 / plain.step.total / 64.0;
+    assert_close(plain.tokens_per_second_per_gpu(), tps, 1e-12, "tokens/s per GPU");
 }

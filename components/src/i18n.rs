@@ -976,6 +976,11 @@ pub fn warning(lang: Lang, w: &Warning) -> String {
             100.0 * share,
             format_sig(*with_attention)
         ),
+        Warning::StepOverhead { bubble, comm } => format!(
+            "C/(N·τ)에는 파이프라인 버블(스텝 연산의 +{:.0}%)과 연산 뒤에 숨지 못한 통신(+{:.0}%)이 빠져 있습니다",
+            100.0 * bubble,
+            100.0 * comm
+        ),
     }
 }
 
@@ -1091,6 +1096,12 @@ pub fn config_error(lang: Lang, e: &ConfigError) -> String {
         ConfigError::TpNotDividingHeads { tp, heads } => {
             format!(
                 "t\u{a0}=\u{a0}{}는 어텐션 헤드 {heads}개를 똑같이 나눌 수 없습니다",
+                josa(&tp.to_string(), "으로", "로")
+            )
+        }
+        ConfigError::TpNotDividingKvHeads { tp, kv_heads } => {
+            format!(
+                "t\u{a0}=\u{a0}{}는 KV 헤드 {kv_heads}개를 똑같이 나눌 수 없습니다",
                 josa(&tp.to_string(), "으로", "로")
             )
         }

@@ -812,18 +812,12 @@ key_table! {
     IntraNodeGbs => Key {
         name: "intra-node-gbs", aliases: &[], kind: real(1e-3, 1e6),
         help: help!("per-GPU bandwidth inside a node, GB/s (NVLink; default 300)"),
-        access: Access::Plan {
-            get: |o| num(o.intra_node_bytes_per_s / 1e9),
-            set: |o, v| o.intra_node_bytes_per_s = v.num() * 1e9,
-        },
+        access: Access::Calc { get: |s| num(s.intra_node_gbs), shown: None, set: |s, v| s.intra_node_gbs = v.num() },
     },
     InterNodeGbs => Key {
         name: "inter-node-gbs", aliases: &[], kind: real(1e-3, 1e6),
         help: help!("per-GPU bandwidth across nodes, GB/s (InfiniBand; default 50)"),
-        access: Access::Plan {
-            get: |o| num(o.inter_node_bytes_per_s / 1e9),
-            set: |o, v| o.inter_node_bytes_per_s = v.num() * 1e9,
-        },
+        access: Access::Calc { get: |s| num(s.inter_node_gbs), shown: None, set: |s, v| s.inter_node_gbs = v.num() },
     },
     TpCrossNode => Key {
         name: "tp-cross-node", aliases: &[], kind: Kind::Switch, help: help!("allow tensor parallelism beyond one node (gpus-per-node)"),
@@ -1135,6 +1129,7 @@ impl ConfigError {
             ConfigError::GpusNotDivisible { .. } => &[K::Tp, K::Pp, K::Cp, K::Gpus],
             ConfigError::TooManyGpus => &[K::Gpus, K::Dp, K::Tp, K::Pp, K::Cp],
             ConfigError::TpNotDividingHeads { .. } => &[K::Tp, K::Heads],
+            ConfigError::TpNotDividingKvHeads { .. } => &[K::Tp, K::KvHeads],
             ConfigError::HeadsNotDividingHidden { .. } => &[K::Heads, K::Hidden],
             ConfigError::KvHeadsNotDividingHeads { .. } => &[K::KvHeads, K::Heads],
             ConfigError::TopKAboveExperts { .. } => &[K::TopK, K::Experts],
@@ -1152,7 +1147,7 @@ impl ConfigError {
         use crate::keys::K;
         match self {
             ConfigError::GpuMismatch { .. } | ConfigError::GpusNotDivisible { .. } | ConfigError::TooManyGpus => K::Dp,
-            ConfigError::TpNotDividingHeads { .. } => K::Tp,
+            ConfigError::TpNotDividingHeads { .. } | ConfigError::TpNotDividingKvHeads { .. } => K::Tp,
             ConfigError::HeadsNotDividingHidden { .. } => K::Heads,
             ConfigError::KvHeadsNotDividingHeads { .. } => K::KvHeads,
             ConfigError::TopKAboveExperts { .. } => K::TopK,

@@ -94,6 +94,9 @@ pub struct Settings {
     /// CPU memory per node, GB, and GPUs per node (offload, and the planner's nodes).
     pub cpu_mem: f64,
     pub gpus_per_node: u64,
+    /// Per-GPU bandwidth inside a node and across nodes, GB/s per direction.
+    pub intra_node_gbs: f64,
+    pub inter_node_gbs: f64,
     pub convention: Convention,
 }
 
@@ -186,6 +189,9 @@ impl Default for Settings {
             fragmentation_pct: None,
             cpu_mem: 512.0,
             gpus_per_node: 8,
+            // A100 NVLink 3: 600 GB/s both directions; one 400 Gb/s HCA per GPU.
+            intra_node_gbs: 300.0,
+            inter_node_gbs: 50.0,
             convention: Convention::Article,
         }
     }
@@ -206,6 +212,8 @@ pub enum ConfigError {
     ExpertGroups { etp: u64, ep: u64, ranks: u64 },
     /// t must divide the heads (article, "3D parallelism"; Megatron splits heads).
     TpNotDividingHeads { tp: u64, heads: u64 },
+    /// t must divide the key/value heads too (Megatron-LM splits the query groups over the ranks).
+    TpNotDividingKvHeads { tp: u64, kv_heads: u64 },
     /// t·p·d beyond 10⁹ GPUs.
     TooManyGpus,
     /// h is not a whole number of heads.
@@ -250,6 +258,9 @@ impl fmt::Display for ConfigError {
             }
             ConfigError::TpNotDividingHeads { tp, heads } => {
                 write!(f, "tp {tp} does not divide the {heads} attention heads")
+            }
+            ConfigError::TpNotDividingKvHeads { tp, kv_heads } => {
+                write!(f, "tp {tp} does not divide the {kv_heads} key/value heads")
             }
             ConfigError::TooManyGpus => write!(f, "tp·pp·dp exceeds 10⁹ GPUs"),
             ConfigError::HeadsNotDividingHidden { hidden, heads } => {
@@ -468,6 +479,9 @@ impl Settings {
         if !arch.heads.is_multiple_of(tp) {
             return Err(ConfigError::TpNotDividingHeads { tp, heads: arch.heads });
         }
+        if !arch.tp_divides().is_multiple_of(tp) && arch.heads.is_multiple_of(arch.kv_heads.max(1)) {
+            return Err(ConfigError::TpNotDividingKvHeads { tp, kv_heads: arch.kv_heads });
+        }
         if !arch.hidden.is_multiple_of(arch.heads) {
             return Err(ConfigError::HeadsNotDividingHidden { hidden: arch.hidden, heads: arch.heads });
         }
@@ -567,6 +581,8 @@ impl Settings {
             fragmentation: self.resolved_fragmentation_pct() / 100.0,
             cpu_mem_bytes: self.cpu_mem * 1e9,
             gpus_per_node: self.gpus_per_node,
+            intra_node_bytes_per_s: self.intra_node_gbs * 1e9,
+            inter_node_bytes_per_s: self.inter_node_gbs * 1e9,
             ep: self.ep,
             etp: self.etp,
             convention: self.convention,

@@ -117,6 +117,21 @@ impl Architecture {
         self == Architecture::gpt(self.layers, self.hidden, self.heads, self.vocab)
     }
 
+    /// What every tensor-parallel degree must divide: the attention heads,
+    /// and the key/value heads too (Megatron-LM splits both over the ranks:
+    /// `num_query_groups % tensor_model_parallel_size == 0`, arguments.py);
+    /// with latent attention every head has its keys, so the heads alone.
+    pub fn tp_divides(self) -> u64 {
+        if self.mla.is_on() {
+            return self.heads;
+        }
+        let (mut a, mut b) = (self.heads, self.kv_heads.max(1));
+        while b > 0 {
+            (a, b) = (b, a % b);
+        }
+        a
+    }
+
     /// Whether the MLP is a mixture of experts.
     pub fn is_moe(self) -> bool {
         self.experts > 1 || self.shared_experts > 0

@@ -294,6 +294,9 @@ pub struct Config {
     /// CPU memory per node (bytes) and GPUs per node, for offload.
     pub cpu_mem_bytes: f64,
     pub gpus_per_node: u64,
+    /// Per-GPU bandwidth inside a node (NVLink) and across nodes (InfiniBand), bytes/s per direction.
+    pub intra_node_bytes_per_s: f64,
+    pub inter_node_bytes_per_s: f64,
     /// Expert parallelism: experts ÷ ep within the d·cp ranks (1: none).
     pub ep: u64,
     /// Expert tensor parallelism: each expert split over etp ranks (`None`: t, whatever t a layout gives).

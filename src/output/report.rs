@@ -7,6 +7,7 @@ use crate::memory::Part;
 use crate::memory::{self, MemoryBreakdown};
 use crate::page::View;
 use crate::parallel;
+use crate::step;
 use crate::units::{format_count, Bytes, Flops, Params, Tokens};
 use serde::ser::{SerializeStruct, Serializer};
 use serde::Serialize;
@@ -54,6 +55,9 @@ pub enum Warning {
     OffloadSlower,
     /// The context served is beyond the model's position limit.
     ContextBeyondPositions { context: u64, limit: u64 },
+    /// Beside C/(N·τ), the pipeline bubble and the communication compute does
+    /// not hide add more than 10 % to a step (the step-time model, [`crate::step`]).
+    StepOverhead { bubble: f64, comm: f64 },
     /// A catalogue model has parts the formulas leave out (DeepSeek-V3's MTP module, its FP8 training).
     NotModelled { model: &'static str, parts: &'static [crate::catalog::Unmodelled] },
 }
@@ -93,6 +97,7 @@ impl Warning {
             Warning::OffloadWithoutZero | Warning::LiveParamsLarge => &[Zero, Memory, Sweeps, Planner],
             Warning::ScoresStored { .. } => &[Activations, Memory, Sweeps, Planner],
             Warning::AttentionFlops { .. } => &[Compute],
+            Warning::StepOverhead { .. } => &[Compute, ThreeD, Planner],
             Warning::TpGradients { .. } => &[ThreeD, Memory, Sweeps, Planner],
             Warning::CpuMemory { .. } => &[Zero, Memory, Planner],
             Warning::OffloadSlower => &[Compute, Memory],
@@ -122,6 +127,7 @@ impl Warning {
             Warning::OffloadWithoutZero => "offload-without-zero",
             Warning::LiveParamsLarge => "live-params-large",
             Warning::AttentionFlops { .. } => "attention-flops",
+            Warning::StepOverhead { .. } => "step-overhead",
             Warning::ScoresStored { .. } => "scores-stored",
             Warning::TpGradients { .. } => "tp-gradients",
             Warning::CpuMemory { .. } => "cpu-memory",
@@ -145,6 +151,7 @@ impl Warning {
             Warning::OffloadWithoutZero => K::Offload,
             Warning::LiveParamsLarge => K::MaxLiveParams,
             Warning::AttentionFlops { .. } => K::SeqLen,
+            Warning::StepOverhead { .. } => K::GradAccum,
             Warning::ScoresStored { .. } => K::Attention,
             Warning::TpGradients { .. } => K::Convention,
             Warning::CpuMemory { .. } => K::CpuMem,
@@ -235,6 +242,12 @@ impl fmt::Display for Warning {
                 100.0 * share,
                 crate::units::format_sig(*with_attention)
             ),
+            Warning::StepOverhead { bubble, comm } => write!(
+                f,
+                "C/(N·τ) leaves out the pipeline bubble (+{:.0} % of a step's compute) and the communication compute does not hide (+{:.0} %)",
+                100.0 * bubble,
+                100.0 * comm
+            ),
         }
     }
 }
@@ -252,6 +265,8 @@ pub struct Report {
     pub compute: ComputeBreakdown,
     pub cpu_per_node: Bytes,
     pub nvme_per_node: Bytes,
+    /// One optimizer step's seconds by part ([`step::step_time`]).
+    pub step: step::StepTime,
     pub warnings: Vec<Warning>,
 }
 
@@ -306,8 +321,19 @@ impl Report {
     pub fn gpu_hours(&self) -> f64 {
         compute::gpu_hours(self.hardware_flops(), self.config.flops_per_gpu)
     }
+    /// Days: C/(N·τ) under both conventions for now. The step-time model
+    /// ([`Report::step`]) adds the bubble and the exposed communication, but
+    /// the catalogue's τ are end-to-end rates (Llama 3's 38–43 % MFU counts
+    /// its own bubble and communication), so its days would count them twice
+    /// until τ is a rate of compute alone; its overhead is a warning instead.
     pub fn days(&self) -> f64 {
         compute::days(self.hardware_flops(), self.config.layout.gpus(), self.config.flops_per_gpu)
+    }
+    pub fn tokens_per_second_per_gpu(&self) -> f64 {
+        step::tokens_per_second_per_gpu(&self.config, &self.step)
+    }
+    pub fn mfu(&self) -> f64 {
+        step::mfu(&self.config, &self.step)
     }
     pub fn petaflop_days(&self) -> f64 {
         compute::petaflop_days(self.flops())
@@ -360,7 +386,13 @@ impl Report {
 
 /// The rules of [`Warning`] that `c` bends; `m` is its memory per GPU and
 /// `cpu` what offload puts in a node's CPU memory.
-pub fn warnings(c: &Config, stage: &memory::Stage, m: &MemoryBreakdown, cpu: Bytes) -> Vec<Warning> {
+pub fn warnings(
+    c: &Config,
+    stage: &memory::Stage,
+    m: &MemoryBreakdown,
+    cpu: Bytes,
+    st: &step::StepTime,
+) -> Vec<Warning> {
     let mut w = Vec::new();
     let Layout { tp, pp, .. } = c.layout;
     if tp > c.gpus_per_node {
@@ -441,6 +473,9 @@ pub fn warnings(c: &Config, stage: &memory::Stage, m: &MemoryBreakdown, cpu: Byt
     if c.convention == Convention::Article && with_attention > 1.1 * six_pd {
         w.push(Warning::AttentionFlops { share: with_attention / six_pd - 1.0, with_attention });
     }
+    if st.total > 1.1 * st.compute {
+        w.push(Warning::StepOverhead { bubble: st.bubble / st.compute, comm: st.exposed_comm / st.compute });
+    }
     w
 }
 
@@ -449,8 +484,9 @@ pub fn evaluate(c: &Config) -> Report {
     let (stage, per_gpu) = memory::peak_stage(c);
     let divisors = memory::stage_divisors(c, &stage);
     let cpu_per_node = memory::cpu_offload_per_node(c, &divisors);
+    let step = step::step_time(c);
     Report {
-        warnings: warnings(c, &stage, &per_gpu, cpu_per_node),
+        warnings: warnings(c, &stage, &per_gpu, cpu_per_node, &step),
         stage,
         per_gpu,
         divisors,
@@ -458,6 +494,7 @@ pub fn evaluate(c: &Config) -> Report {
         compute: compute::compute(c),
         cpu_per_node,
         nvme_per_node: memory::nvme_offload_per_node(c, &divisors),
+        step,
         config: c.clone(),
     }
 }
@@ -539,6 +576,9 @@ impl Serialize for Report {
         o.serialize_field("flops_with_attention", &compute::flops_with_attention(c).get())?;
         o.serialize_field("gpu_hours", &self.gpu_hours())?;
         o.serialize_field("days", &self.days())?;
+        o.serialize_field("step_time", &self.step)?;
+        o.serialize_field("tokens_per_second_per_gpu", &self.tokens_per_second_per_gpu())?;
+        o.serialize_field("mfu", &self.mfu())?;
         o.serialize_field("petaflop_days", &self.petaflop_days())?;
         o.serialize_field("cost_usd", &self.cost_usd())?;
         o.serialize_field("chinchilla_tokens", &self.chinchilla_tokens().get())?;
@@ -596,6 +636,8 @@ impl Serialize for Report {
         o.serialize_field("fragmentation_pct", &(c.fragmentation * 100.0))?;
         o.serialize_field("cpu_mem_bytes", &c.cpu_mem_bytes)?;
         o.serialize_field("gpus_per_node", &c.gpus_per_node)?;
+        o.serialize_field("intra_node_gbs", &(c.intra_node_bytes_per_s / 1e9))?;
+        o.serialize_field("inter_node_gbs", &(c.inter_node_bytes_per_s / 1e9))?;
         // The shape the counts and the activations use (the practice keys echoed).
         let a = &c.arch;
         o.serialize_field("layers", &a.layers)?;

@@ -1,15 +1,11 @@
 //! The planner: every valid layout of a model on N GPUs, which fit, how fast
 //! they run, and the fewest GPUs that can train the model at all.
 //!
-//! Step time is an estimate built from the SPEC's pieces: compute (6·P per
-//! token plus recomputation) at the achieved τ, stretched by the pipeline
-//! bubble (p − 1)/m, plus the communication that cannot hide behind compute:
-//! tensor-parallel all-reduces (on the critical path), pipeline sends, and the
-//! part of the data-parallel all-reduce longer than the backward pass.
+//! Step time is the calculator's ([`crate::step`]): compute at the achieved τ,
+//! the pipeline bubble, and the communication compute does not hide.
 
 use crate::config::{Config, Layout, Recompute, ZeroStage};
 use crate::memory;
-use crate::parallel;
 use serde::Serialize;
 
 /// What the search may vary and what it assumes about the cluster.
@@ -21,10 +17,6 @@ pub struct PlanOptions {
     pub max_gpus: u64,
     /// Allow tensor parallelism beyond one node (8 GPUs).
     pub tp_cross_node: bool,
-    /// Per-GPU bandwidth inside a node (NVLink), bytes/s per direction.
-    pub intra_node_bytes_per_s: f64,
-    /// Per-GPU bandwidth across nodes (InfiniBand), bytes/s per direction.
-    pub inter_node_bytes_per_s: f64,
 }
 
 impl Default for PlanOptions {
@@ -34,9 +26,6 @@ impl Default for PlanOptions {
             global_batch: 2048,
             max_gpus: 16384,
             tp_cross_node: false,
-            // A100 NVLink 3: 600 GB/s both directions; one 400 Gb/s HCA per GPU.
-            intra_node_bytes_per_s: 300e9,
-            inter_node_bytes_per_s: 50e9,
         }
     }
 }
@@ -112,40 +101,10 @@ fn divisors(n: u64) -> Vec<u64> {
     small
 }
 
-/// Bandwidth of a collective over `group` GPUs that are `stride` apart in the rank order.
-fn bandwidth(group: u64, stride: u64, c: &Config, o: &PlanOptions) -> f64 {
-    if group * stride <= c.gpus_per_node {
-        o.intra_node_bytes_per_s
-    } else {
-        o.inter_node_bytes_per_s
-    }
-}
-
-/// Estimated seconds per optimizer step (see the module comment).
-pub fn step_seconds(c: &Config, o: &PlanOptions) -> f64 {
-    let Layout { tp, pp, dp, .. } = c.layout;
-    let n = c.layout.gpus() as f64;
-    let tokens = parallel::tokens_per_step(c);
-    let per_token = crate::compute::compute(c).total().get() / c.tokens.get();
-    let compute = tokens * per_token / (n * c.flops_per_gpu);
-    let bubble = parallel::bubble_overhead(pp, c.grad_accum);
-    // Activations of one micro-batch crossing a layer boundary: s·b·h values of 2 bytes.
-    let act = (c.seq_len * c.micro_batch * c.arch.hidden) as f64 * 2.0;
-    let layers = c.arch.layers.div_ceil(pp) as f64;
-    let m = c.grad_accum as f64;
-    // Megatron TP: two all-reduces forward and two backward per layer (Shoeybi et al. 2019, §3).
-    let tp_time = if tp > 1 {
-        let t = tp as f64;
-        layers * m * 4.0 * 2.0 * (t - 1.0) / t * act / bandwidth(tp, 1, c, o)
-    } else {
-        0.0
-    };
-    // Pipeline: one send forward and one backward per micro-batch per stage boundary.
-    let pp_time = if pp > 1 { 2.0 * m * act / tp as f64 / bandwidth(2, tp, c, o) } else { 0.0 };
-    // Data parallel: overlapped with the backward pass (2/3 of compute); the rest is exposed.
-    let dp_time = if dp > 1 { parallel::dp_comm_bytes(c).get() / bandwidth(dp, tp * pp, c, o) } else { 0.0 };
-    let exposed_dp = (dp_time - compute * 2.0 / 3.0).max(0.0);
-    compute * (1.0 + bubble) + tp_time + pp_time + exposed_dp
+/// Seconds per optimizer step: the one step-time model the calculator's days
+/// come from too ([`crate::step::step_time`]).
+pub fn step_seconds(c: &Config) -> f64 {
+    crate::step::step_time(c).total
 }
 
 /// The (ZeRO, recomputation, sequence parallelism) choices for a t and p:
@@ -159,10 +118,11 @@ fn strategies(t: u64, p: u64) -> impl Iterator<Item = (ZeroStage, Recompute, boo
         .filter(move |&(_, _, sp)| !(sp && t == 1))
 }
 
-/// Tensor-parallel degrees to try: divisors of the heads, within a node unless allowed.
+/// Tensor-parallel degrees to try: divisors of the heads and the key/value
+/// heads ([`crate::arch::Architecture::tp_divides`]), within a node unless allowed.
 fn tp_choices(base: &Config, o: &PlanOptions, n: u64) -> Vec<u64> {
     let limit = if o.tp_cross_node { n } else { base.gpus_per_node.min(n) };
-    divisors(base.arch.heads).into_iter().filter(|&t| t <= limit && n.is_multiple_of(t)).collect()
+    divisors(base.arch.tp_divides()).into_iter().filter(|&t| t <= limit && n.is_multiple_of(t)).collect()
 }
 
 /// Whether `n` GPUs are whole nodes of `node` GPUs (or part of one).
@@ -200,7 +160,8 @@ pub fn layouts(base: &Config, o: &PlanOptions, n: u64) -> Vec<Plan> {
             if !o.global_batch.is_multiple_of(d) || !(d * cp).is_multiple_of(base.ep) {
                 continue;
             }
-            for (zero, recompute, sp) in strategies(t, p) {
+            // With one rank in the shard group (d·cp = 1) every ZeRO stage is ZeRO-0: listed once.
+            for (zero, recompute, sp) in strategies(t, p).filter(|(z, ..)| d * cp > 1 || z.get() == 0) {
                 // Micro-batches: powers of two with b·d dividing G; m = G/(b·d), and
                 // m ≥ p (an unfilled pipeline is never the answer).
                 let bs = (0..).map(|k| 1u64 << k).take_while(|b| b * d <= o.global_batch);
@@ -223,7 +184,7 @@ pub fn layouts(base: &Config, o: &PlanOptions, n: u64) -> Vec<Plan> {
                     let mem = memory::training_memory(&c);
                     plan.needed_bytes = mem.total().get();
                     plan.fits = plan.needed_bytes <= c.gpu_mem_bytes;
-                    plan.step_seconds = step_seconds(&c, o);
+                    plan.step_seconds = step_seconds(&c);
                     out.push(plan);
                 }
             }
@@ -287,7 +248,7 @@ pub fn min_gpus(base: &Config, o: &PlanOptions) -> Option<u64> {
     let tp_limit = if o.tp_cross_node { o.max_gpus } else { base.gpus_per_node.min(o.max_gpus) };
     let batch_divisors = divisors(o.global_batch);
     let cp = base.layout.cp;
-    for t in divisors(base.arch.heads).into_iter().filter(|&t| t <= tp_limit) {
+    for t in divisors(base.arch.tp_divides()).into_iter().filter(|&t| t <= tp_limit) {
         for p in pp_choices(base.arch.layers).into_iter().filter(|&p| t * p <= o.max_gpus) {
             // m = G/d ≥ p: the pipeline fills.
             let ds: Vec<u64> = batch_divisors

@@ -1,7 +1,7 @@
 //! Beyond the article: pipeline bubble, batch and communication volume.
 
-use crate::config::{Config, ZeroStage};
-use crate::memory::gradient_bytes;
+use crate::config::Config;
+use crate::memory::{gradient_bytes, model_bytes};
 use crate::units::Bytes;
 
 /// The pipeline bubble relative to the ideal step time: (p − 1)/m for m
@@ -28,14 +28,29 @@ pub fn tokens_per_step(c: &Config) -> f64 {
     global_batch(c) * c.seq_len as f64
 }
 
-/// Bytes each GPU sends per step for data parallelism: a ring all-reduce moves
-/// 2·(d−1)/d × the gradient bytes of its model-parallel shard; ZeRO-1/2 the
-/// same (reduce-scatter + all-gather); ZeRO-3 1.5× that (Rajbhandari et al. 2020, §7).
+/// Bytes each GPU sends per step for data parallelism, over the d·cp ranks
+/// that hold the same weights, each rank P/(t·p) of them (G their gradients'
+/// bytes, W the weights'; a ring moves (g − 1)/g of an all-gather or a
+/// reduce-scatter per rank, twice that of an all-reduce):
+///
+/// - ZeRO-0 all-reduces the gradients: 2(g − 1)/g·G;
+/// - ZeRO-1/2, the distributed optimizer, reduce-scatters them and
+///   all-gathers the updated weights: (g − 1)/g·(G + W);
+/// - ZeRO-3 (FSDP) gathers the weights for every micro-batch's forward and
+///   again for its backward, and reduce-scatters its gradients:
+///   m·(g − 1)/g·(2W + G) (Rajbhandari et al. 2020, §7, for one micro-batch:
+///   1.5× an all-reduce).
 pub fn dp_comm_bytes(c: &Config) -> Bytes {
-    // The gradients are reduced over the d·cp ranks that hold the same weights.
-    let d = c.layout.shard_group() as f64;
+    let g = c.layout.shard_group() as f64;
     let shard = c.params.get() / c.layout.model_parallel() as f64;
-    let ring = 2.0 * (d - 1.0) / d * shard * gradient_bytes(c.grad_dtype).0;
-    let zero3 = if c.zero >= ZeroStage::ALL[3] { 1.5 } else { 1.0 };
-    Bytes(ring * zero3)
+    let grads = shard * gradient_bytes(c.grad_dtype).0;
+    let weights = shard * model_bytes(c.precision).0;
+    let ring = (g - 1.0) / g;
+    Bytes(if c.zero.shards_params() {
+        c.grad_accum as f64 * ring * (2.0 * weights + grads)
+    } else if c.zero.shards_optimizer() {
+        ring * (grads + weights)
+    } else {
+        2.0 * ring * grads
+    })
 }

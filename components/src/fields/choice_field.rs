@@ -28,7 +28,7 @@ fn options(ctx: Ctx, key: K, kind: Options) -> Vec<(String, String)> {
                 .collect()
         }
         Options::Gpus => GPUS.iter().map(|g| (g.name.to_string(), g.short_label().to_string())).collect(),
-        Options::HeadDivisors => numbered(ctx.view.with(|s| divisors(s.architecture().heads, 64, s.tp))),
+        Options::HeadDivisors => numbered(ctx.view.with(|s| divisors(s.architecture().tp_divides(), 64, s.tp))),
         // The divisors of L and the uneven pipelines the planner tries (405B: 16 stages of 126 layers).
         Options::LayerDivisors => numbered(ctx.view.with(|s| {
             let mut d: Vec<u64> =

@@ -14,7 +14,7 @@ pub enum Options {
     Models,
     /// The catalogue's GPUs, by their published names.
     Gpus,
-    /// Divisors of the heads (tensor parallelism), up to a limit.
+    /// Divisors of the heads and the key/value heads (tensor parallelism), up to a limit.
     HeadDivisors,
     /// Pipeline degrees: divisors of the layers and powers of two, up to a limit.
     LayerDivisors,

@@ -86,8 +86,16 @@ pub fn PlannerView(
             </Show>
             <p class="detail">
                 {move || {
-                    let (reserve, fragmentation) = base.with(|r| {
-                        r.as_ref().map_or((0.0, 0.0), |r| (r.config.reserve_bytes / 1e9, r.config.fragmentation * 100.0))
+                    let (reserve, fragmentation, intra, inter) = base.with(|r| {
+                        r.as_ref().map_or((0.0, 0.0, 0.0, 0.0), |r| {
+                            let c = &r.config;
+                            (
+                                c.reserve_bytes / 1e9,
+                                c.fragmentation * 100.0,
+                                c.intra_node_bytes_per_s / 1e9,
+                                c.inter_node_bytes_per_s / 1e9,
+                            )
+                        })
                     });
                     ctx.plan.with(|o| {
                         format!(
@@ -97,8 +105,8 @@ pub fn PlannerView(
                             fragmentation,
                             ctx.t("global-batch-label"),
                             o.global_batch,
-                            o.intra_node_bytes_per_s / 1e9,
-                            o.inter_node_bytes_per_s / 1e9,
+                            intra,
+                            inter,
                         )
                     })
                 }}

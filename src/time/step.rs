@@ -1,0 +1,190 @@
+//! One step-time model for the calculator and the planner: how long one
+//! optimizer step takes on the slowest pipeline stage, part by part. The
+//! calculator's days under `megatron` and the planner's ranking both come from
+//! [`step_time`], so for every layout they agree.
+//!
+//! Each part is a physical term with its source; the only rates are inputs:
+//! the achieved FLOP/s per GPU τ (`tflops`, the GPU's default with its source)
+//! and the per-GPU bandwidths inside a node and across nodes
+//! (`intra-node-gbs`, `inter-node-gbs`). A collective over g ranks that are
+//! `stride` apart in Megatron-LM's rank order (t innermost, then cp, then d,
+//! then p) stays inside a node when g·stride ≤ GPUs per node. A ring moves
+//! 2(g − 1)/g of the data per rank for an all-reduce and (g − 1)/g for an
+//! all-gather or a reduce-scatter (Thakur et al. 2005; NCCL's bus bandwidth).
+
+use crate::compute;
+use crate::config::{Config, Recompute, Schedule};
+use crate::memory::{self, model_bytes};
+use crate::parallel;
+use serde::Serialize;
+
+/// One step's seconds by part (what the JSON's `step_time` holds).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct StepTime {
+    /// The slowest stage's hardware FLOPs (recomputation included) at τ.
+    pub compute: f64,
+    /// The pipeline idling while it fills and drains.
+    pub bubble: f64,
+    /// Tensor-parallel (and sequence-parallel) collectives, on the critical path.
+    pub tp_comm: f64,
+    /// Pipeline sends between neighbouring stages.
+    pub pp_comm: f64,
+    /// Data-parallel gradient reduction, the distributed optimizer's and ZeRO-3's gathers.
+    pub dp_comm: f64,
+    /// Context parallelism's ring exchange of keys and values.
+    pub cp_comm: f64,
+    /// Expert parallelism's all-to-all dispatch and combine.
+    pub ep_comm: f64,
+    /// What of the communication compute does not hide.
+    pub exposed_comm: f64,
+    /// compute + bubble + exposed_comm.
+    pub total: f64,
+}
+
+impl StepTime {
+    /// Communication in all, hidden or not.
+    pub fn comm(&self) -> f64 {
+        self.tp_comm + self.pp_comm + self.dp_comm + self.cp_comm + self.ep_comm
+    }
+}
+
+/// Per-GPU bandwidth of a collective over `group` ranks `stride` apart (bytes/s).
+pub fn bandwidth(c: &Config, group: u64, stride: u64) -> f64 {
+    if group.saturating_mul(stride) <= c.gpus_per_node {
+        c.intra_node_bytes_per_s
+    } else {
+        c.inter_node_bytes_per_s
+    }
+}
+
+/// The pipeline bubble as a share of the ideal step: (p − 1)/m for GPipe and
+/// 1F1B, (p − 1)/(v·m) interleaved (Narayanan et al. 2021, §2.2).
+pub fn bubble_share(c: &Config) -> f64 {
+    let v = if c.schedule == Schedule::OneFOneB { c.vpp.max(1) } else { 1 };
+    parallel::bubble_overhead(c.layout.pp, c.grad_accum) / v as f64
+}
+
+/// One step of `c` ([`StepTime`]):
+///
+/// - compute: the step's hardware FLOPs (`compute::compute`: 6PD or, under
+///   `megatron`, with attention; recomputation's forward again) over the N
+///   GPUs at τ, on the slowest stage (its layers against the mean L/p);
+/// - bubble: (compute + tp + ep) × [`bubble_share`];
+/// - tp: per layer and micro-batch, two all-reduces forward and two backward
+///   of s/cp·b·h activations (Shoeybi et al. 2019, §3), two more forward
+///   with full recomputation; sequence parallelism's all-gather and
+///   reduce-scatter move the same (Korthikanti et al. 2022, §4.2.2); exposed;
+/// - pp: each micro-batch sends its activations forward and their gradient
+///   back once per model chunk, s/cp·b·h/t with sequence parallelism; exposed;
+/// - dp over the d·cp ranks ([`parallel::dp_comm_bytes`]): ZeRO-0's
+///   all-reduce and ZeRO-1/2's reduce-scatter and all-gather hidden behind
+///   one micro-batch (the last one's backward and the next step's first
+///   forward: Megatron-LM's `--overlap-grad-reduce` and
+///   `--overlap-param-gather`, PyTorch DDP's buckets); ZeRO-3's gathers and
+///   reduce-scatter of each micro-batch hidden behind its own compute (FSDP's
+///   prefetch), what is longer exposed;
+/// - cp: per layer and micro-batch, each rank passes its keys and values
+///   around the ring, cp − 1 hops forward and twice that backward (ring
+///   attention, Liu et al. 2023; Megatron-Core's context parallelism), hidden
+///   behind the attention's own compute;
+/// - ep: per MoE layer and micro-batch, an all-to-all to the experts and one
+///   back, forward and backward (two more with full recomputation), of each
+///   rank's s/(cp·t)·b tokens × top-k × h; exposed.
+pub fn step_time(c: &Config) -> StepTime {
+    let l = c.layout;
+    let (t, p, cp) = (l.tp as f64, l.pp as f64, l.cp as f64);
+    let n = l.gpus() as f64;
+    let m = c.grad_accum as f64;
+    let a = c.arch;
+    let tokens_per_step = parallel::tokens_per_step(c);
+    let per_token = compute::compute(c).total().get() / c.tokens.get().max(1.0);
+    let slowest = slowest_layers(c) as f64;
+    let stage_share = slowest * p / a.layers.max(1) as f64;
+    let compute = tokens_per_step * per_token / (n * c.flops_per_gpu) * stage_share;
+    let full = c.recompute == Recompute::Full;
+    let act_bytes = model_bytes(c.precision).0;
+    // One micro-batch's activations at a layer boundary, of this rank's share of the sequence.
+    let act = c.seq_len as f64 / cp * c.micro_batch as f64 * a.hidden as f64 * act_bytes;
+
+    let tp_comm = if l.tp > 1 {
+        let collectives = if full { 6.0 } else { 4.0 };
+        slowest * m * collectives * 2.0 * (t - 1.0) / t * act / bandwidth(c, l.tp, 1)
+    } else {
+        0.0
+    };
+    let v = if c.schedule == Schedule::OneFOneB { c.vpp.max(1) as f64 } else { 1.0 };
+    let pp_comm = if l.pp > 1 {
+        let sent = if c.splits_sequence() { act / t } else { act };
+        2.0 * m * v * sent / bandwidth(c, 2, l.tp * l.cp * l.dp)
+    } else {
+        0.0
+    };
+
+    // Data parallelism over the shard group ([`parallel::dp_comm_bytes`]).
+    let dp_comm = parallel::dp_comm_bytes(c).get() / bandwidth(c, l.shard_group(), l.tp);
+    let per_micro_batch = compute / m;
+    let dp_exposed = if c.zero.shards_params() {
+        m * (dp_comm / m - per_micro_batch).max(0.0)
+    } else {
+        (dp_comm - per_micro_batch).max(0.0)
+    };
+
+    let (cp_comm, cp_exposed) = if l.cp > 1 {
+        let kv_heads = if a.mla.is_on() { a.heads } else { a.kv_heads } as f64;
+        let kv = 2.0 * act * kv_heads / a.heads as f64;
+        let time = slowest * m * 3.0 * (cp - 1.0) * kv / bandwidth(c, l.cp, l.tp);
+        // The ring hides behind the attention it feeds: its share of the FLOPs per token.
+        let attention = 12.0 * a.layers as f64 * a.hidden as f64 * c.seq_len as f64;
+        let share = attention / (6.0 * c.active_params.get() + attention);
+        (time, (time - compute * share).max(0.0))
+    } else {
+        (0.0, 0.0)
+    };
+
+    let ep_comm = if c.ep > 1 {
+        let e = c.ep as f64;
+        let moe_layers = a.moe_layers() * slowest / a.layers.max(1) as f64;
+        let sent = act / t * a.top_k as f64;
+        let passes = if full { 6.0 } else { 4.0 };
+        moe_layers * m * passes * (e - 1.0) / e * sent / bandwidth(c, c.ep, l.tp)
+    } else {
+        0.0
+    };
+
+    let bubble = (compute + tp_comm + ep_comm) * bubble_share(c);
+    let exposed_comm = tp_comm + pp_comm + dp_exposed + cp_exposed + ep_comm;
+    StepTime {
+        compute,
+        bubble,
+        tp_comm,
+        pp_comm,
+        dp_comm,
+        cp_comm,
+        ep_comm,
+        exposed_comm,
+        total: compute + bubble + exposed_comm,
+    }
+}
+
+/// The most layers a stage holds: the pipeline runs at its pace. Without a
+/// layout string only the first, the second and the last stage can hold the
+/// most (the even split gives its extra layers to the first ones).
+fn slowest_layers(c: &Config) -> u64 {
+    let p = c.layout.pp.max(1);
+    let candidates: Vec<u64> = if c.pp_layout.is_some() { (0..p).collect() } else { vec![0, 1.min(p - 1), p - 1] };
+    candidates.into_iter().map(|i| memory::stage(c, i).layers).max().unwrap_or(c.arch.layers)
+}
+
+/// Tokens each GPU trains on per second at this step time.
+pub fn tokens_per_second_per_gpu(c: &Config, st: &StepTime) -> f64 {
+    parallel::tokens_per_step(c) / st.total / c.layout.gpus() as f64
+}
+
+/// Model FLOPs utilisation: the model's FLOPs per token with attention
+/// ((6·P_active + 12·L·h·s), PaLM, Chowdhery et al. 2022, Appendix B; no
+/// recomputation) at this throughput, over the GPU's dense peak.
+pub fn mfu(c: &Config, st: &StepTime) -> f64 {
+    let a = c.arch;
+    let per_token = 6.0 * c.active_params.get() + 12.0 * a.layers as f64 * a.hidden as f64 * c.seq_len as f64;
+    tokens_per_second_per_gpu(c, st) * per_token / (c.gpu.peak_tflops * 1e12)
+}
