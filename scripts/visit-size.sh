@@ -16,7 +16,9 @@ BUDGET_KIB=${BUDGET_KIB:-230}
 # languages, unequal chunks) and the framework's buffers as their own segment with their formula, 6.1 KiB (317.9 → 324.0).
 # 325 → 327 (issue 26): the step-time model shared with the planner (its parts, the JSON's step_time,
 # tokens/s and MFU, the bubble-and-communication note in both languages), 1.8 KiB (324.3 → 326.1).
-CEILING_KIB=${CEILING_KIB:-327}
+# 327 → 330 (issue 26): the step-time bar beside the compute figures, its legend, tokens/s per GPU and MFU,
+# 3.2 KiB (326.1 → 329.3).
+CEILING_KIB=${CEILING_KIB:-330}
 # The stable toolchain's fallback build is about 28 KiB larger (scripts/build.sh says so loudly).
 if [ "$(cat target/wasm-toolchain.txt 2>/dev/null)" = stable ]; then
   CEILING_KIB=$((CEILING_KIB + 30))

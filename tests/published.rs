@@ -1070,6 +1070,7 @@ fn one_step_time_model() {
         assert_eq!(tmath::planner::step_seconds(&r.config), r.step.total);
         let s = r.step;
         assert_close(s.total, s.compute + s.bubble + s.exposed_comm, 1e-12, "the parts add up");
+        assert_close(s.segments().iter().map(|(_, x)| x).sum::<f64>(), s.total, 1e-12, "the bar's segments");
         assert!(s.exposed_comm <= s.comm() + 1e-9);
     }
     // Pipelined: 3/16 of a micro-batch's critical path idles; two virtual stages halve it.

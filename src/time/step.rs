@@ -35,7 +35,10 @@ pub struct StepTime {
     pub cp_comm: f64,
     /// Expert parallelism's all-to-all dispatch and combine.
     pub ep_comm: f64,
-    /// What of the communication compute does not hide.
+    /// What of the data-parallel and the context-parallel communication compute does not hide.
+    pub dp_exposed: f64,
+    pub cp_exposed: f64,
+    /// What of the communication compute does not hide: tp + pp + ep + the exposed dp and cp.
     pub exposed_comm: f64,
     /// compute + bubble + exposed_comm.
     pub total: f64,
@@ -45,6 +48,20 @@ impl StepTime {
     /// Communication in all, hidden or not.
     pub fn comm(&self) -> f64 {
         self.tp_comm + self.pp_comm + self.dp_comm + self.cp_comm + self.ep_comm
+    }
+
+    /// The step's segments in order, each a stable name and its seconds: what
+    /// the page's step bar stacks (they add up to `total`).
+    pub fn segments(&self) -> [(&'static str, f64); 7] {
+        [
+            ("step-compute", self.compute),
+            ("step-bubble", self.bubble),
+            ("step-tp", self.tp_comm),
+            ("step-pp", self.pp_comm),
+            ("step-dp", self.dp_exposed),
+            ("step-cp", self.cp_exposed),
+            ("step-ep", self.ep_comm),
+        ]
     }
 }
 
@@ -161,6 +178,8 @@ pub fn step_time(c: &Config) -> StepTime {
         dp_comm,
         cp_comm,
         ep_comm,
+        dp_exposed,
+        cp_exposed,
         exposed_comm,
         total: compute + bubble + exposed_comm,
     }

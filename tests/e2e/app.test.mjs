@@ -524,3 +524,24 @@ test("the stage chart: every stage of Llama 3 405B on 16 stages, the heaviest th
   assert.equal(await page.isVisible('[data-testid="stages"]'), false);
   await context.close();
 });
+
+// Issue 26: the step time, one model with the planner, as a stacked bar of its parts.
+test("the step-time bar: the core's seconds, part by part, in both languages", async () => {
+  const pairs = [["model", "llama-3-70b"], ["convention", "megatron"], ["seq-len", "8192"], ["gpu", "h100-80gb"],
+    ["tp", "4"], ["pp", "4"], ["dp", "4"], ["grad-accum", "128"], ["sequence-parallel", "1"]];
+  const core = tmathJson(pairs);
+  for (const lang of ["en", "ko"]) {
+    const q = new URLSearchParams([...pairs, ["lang", lang]]).toString();
+    const { page, context, problems } = await open(env.browser, `${env.server.base}?${q}`, { origin: env.server.origin });
+    await page.waitForSelector('[data-testid="step-bar"] span');
+    assert.equal(Number(await page.getAttribute('[data-testid="step-time"]', "data-value")), core.step_time.total, lang);
+    const widths = await page.$$eval('[data-testid="step-bar"] span', (s) => s.map((e) => parseFloat(e.style.width)));
+    const st = core.step_time;
+    const parts = [st.compute, st.bubble, st.tp_comm, st.pp_comm, st.dp_exposed, st.cp_exposed, st.ep_comm].filter((x) => x > 0);
+    assert.equal(widths.length, parts.length, lang);
+    widths.forEach((w, i) => assert.ok(Math.abs(w - (100 * parts[i]) / st.total) < 0.01, `${lang}: segment ${i}`));
+    assert.ok((await page.getAttribute('[data-testid="step-bar"]', "aria-label")).length > 20);
+    assert.deepEqual(problems, []);
+    await context.close();
+  }
+});

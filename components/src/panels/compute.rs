@@ -163,9 +163,65 @@ pub fn ComputeView(
                         })}
                     </dd>
                 </div>
+                <div data-testid="step-time" data-value=text(move || r.with(|r| r.step.total).to_string())>
+                    <dt><Tr key="step-time" /></dt>
+                    <dd>{text(move || format!("{}\u{a0}s", format_sig(r.with(|r| r.step.total))))}</dd>
+                    <dd class="detail">
+                        {text(move || r.with(|r| {
+                            let tps = crate::i18n::grouped_sig(r.tokens_per_second_per_gpu());
+                            let mfu = format_sig(100.0 * r.mfu());
+                            // Korean puts the count after its unit's description: "GPU당 초당 736 토큰".
+                            match ctx.lang.get() {
+                                tmath::page::Lang::Ko => format!("{} {tps} · MFU {mfu}%", ctx.t("step-throughput")),
+                                tmath::page::Lang::En => format!("{tps} {} · MFU {mfu}%", ctx.t("step-throughput")),
+                            }
+                        }))}
+                    </dd>
+                </div>
                 })}
             </dl>
+            {(mode == Mode::Page).then(|| view! { <StepBar /> })}
             {chart}
+    }
+}
+
+/// The step's seconds as one stacked bar, part by part, with a legend that
+/// names each part and its seconds (colour is never the only signal): the
+/// step-time model the planner ranks with ([`tmath::step`]).
+#[component]
+fn StepBar() -> impl IntoView {
+    let ctx = use_ctx();
+    let r = ctx.shown;
+    // Palette places: compute as the weights, the bubble grey, each link a colour of its own.
+    const COLORS: [usize; 7] = [0, 7, 1, 8, 2, 6, 3];
+    let parts = Memo::new(move |_| {
+        r.with(|r| {
+            let total = r.step.total.max(f64::MIN_POSITIVE);
+            r.step
+                .segments()
+                .iter()
+                .zip(COLORS)
+                .filter(|((_, s), _)| *s > 0.0)
+                .map(|(&(key, s), color)| (key, s, s / total, color))
+                .collect::<Vec<_>>()
+        })
+    });
+    view! {
+        <div class="step-bar" role="img" data-testid="step-bar"
+            aria-label=move || parts.with(|p| p.iter().map(|(k, s, ..)| format!("{} {}\u{a0}s", ctx.t(k), format_sig(*s))).collect::<Vec<_>>().join(", "))>
+            {move || parts.get().into_iter().map(|(_, _, share, color)| view! {
+                <span style=format!("width:{:.3}%;background:{}", 100.0 * share, crate::charts::theme::css_color(color))></span>
+            }).collect_view()}
+        </div>
+        <ul class="chart-legend">
+            {move || parts.get().into_iter().map(|(key, s, share, color)| view! {
+                <li>
+                    <span class="swatch" style=format!("background:{}", crate::charts::theme::css_color(color)) aria-hidden="true"></span>
+                    {format!("{} {}\u{a0}s ({:.0}%)", ctx.t(key), format_sig(s), 100.0 * share)}
+                </li>
+            }).collect_view()}
+        </ul>
+        <p class="detail"><Tr key="step-note" /></p>
     }
 }
 
