@@ -18,7 +18,8 @@ BUDGET_KIB=${BUDGET_KIB:-230}
 # tokens/s and MFU, the bubble-and-communication note in both languages), 1.8 KiB (324.3 → 326.1).
 # 327 → 330 (issue 26): the step-time bar beside the compute figures, its legend, tokens/s per GPU and MFU,
 # 3.2 KiB (326.1 → 329.3).
-CEILING_KIB=${CEILING_KIB:-330}
+# 330 → 331 (issue 25): Muon's optimizer states and the master copy's type (main-params), 0.8 KiB (329.4 → 330.2).
+CEILING_KIB=${CEILING_KIB:-331}
 # The stable toolchain's fallback build is about 28 KiB larger (scripts/build.sh says so loudly).
 if [ "$(cat target/wasm-toolchain.txt 2>/dev/null)" = stable ]; then
   CEILING_KIB=$((CEILING_KIB + 30))

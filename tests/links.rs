@@ -178,6 +178,12 @@ const GOLDEN: &[(&str, f64, f64)] = &[
     ("exp-avg-dtype=bf16", 114601641984.0, 1.26e22),
     ("exp-avg-dtype=fp8", 100601641984.0, 1.26e22),
     ("exp-avg-dtype=fp32", 142601641984.0, 1.26e22),
+    // Muon: one moment for the matrices, AdamW's two for the embeddings and norms (2 % of the 7B): 8.08 + 4 bytes.
+    ("optimizer=muon", 115161056139.0, 1.26e22),
+    // The master copy: fp32's 4 bytes, fp16's 2 (14 GB less), none (28 GB less).
+    ("main-params=fp32", 142601641984.0, 1.26e22),
+    ("main-params=fp16", 128601641984.0, 1.26e22),
+    ("main-params=none", 114601641984.0, 1.26e22),
     // The loss's logits under megatron (s 2048, b 1, V 32000): fused 6, standard 12, chunked in 8 max(2.5, 1) + 4 bytes per logit.
     ("loss=standard&convention=megatron", 144261902438.0, 1.35663676416e22),
     ("loss=fused&convention=megatron", 143849025638.0, 1.35663676416e22),

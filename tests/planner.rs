@@ -166,3 +166,28 @@ fn distinct_layouts_and_t_within_the_kv_heads() {
     }
     assert!(ls.iter().any(|l| l.tp == 4) && ls.iter().any(|l| l.dp == 1));
 }
+
+/// One function moves a run to another layout (`Config::on_layout`): a new
+/// pipeline degree drops the old one's layout string and end layers, so every
+/// layout the planner proposes lays out (DeepSeek-V3's `Et*3|(tt|)*29,m|L`
+/// given for p 16, planned on 256 GPUs).
+#[test]
+fn a_new_pipeline_drops_the_old_layout() {
+    let b = base(&[
+        ("model", "deepseek-v3"),
+        ("convention", "megatron"),
+        ("mtp-layers", "1"),
+        ("tp", "8"),
+        ("pp", "16"),
+        ("ep", "8"),
+        ("dp", "8"),
+        ("pp-layout", "Et*3|(tt|)*29,m|L"),
+    ]);
+    let o = PlanOptions { global_batch: 512, ..PlanOptions::default() };
+    for l in layouts(&b, &o, 1024).iter().take(200) {
+        let c = l.config(&b);
+        assert_eq!(c.pp_layout.is_some(), l.pp == 16, "{l:?}");
+        let layers: u64 = tmath::memory::stages(&c).map(|s| s.layers).sum();
+        assert_eq!(layers, 61, "{l:?}");
+    }
+}

@@ -1090,3 +1090,28 @@ fn one_step_time_model() {
     let tps = 16.0 * 4.0 * plain.config.seq_len as f64 / plain.step.total / 64.0;
     assert_close(plain.tokens_per_second_per_gpu(), tps, 1e-12, "tokens/s per GPU");
 }
+
+/// Muon (Liu et al. 2025, "Muon is Scalable for LLM Training", §2: Muon keeps
+/// one momentum buffer where AdamW keeps two, and the embeddings, the output
+/// head and the RMSNorms stay with AdamW) and the master copy's type
+/// (Megatron-LM's precision-aware optimizer, `--main-params-dtype`). Llama 3 8B:
+/// 2·128,256·4,096 embedding values and 65·4,096 norm values of 8.03B stay
+/// with AdamW: (1 + 0.131)·4 bytes of moments per parameter, and the fp32 master's 4.
+#[test]
+fn muon_and_the_master_copy() {
+    let q = [("model", "llama-3-8b"), ("convention", "megatron")];
+    let adamw = eval(&q);
+    let muon = eval(&[q.as_slice(), &[("optimizer", "muon")]].concat());
+    let a = muon.config.arch;
+    let adam_share = (2.0 * 128_256.0 * 4096.0 + 65.0 * 4096.0) / a.exact_params().get();
+    assert_close(adam_share, 0.131, 0.01, "AdamW's share under Muon");
+    assert_close(tmath::memory::optimizer_bytes(&muon.config).0, (1.0 + adam_share) * 4.0 + 4.0, 1e-12, "Muon's bytes");
+    assert_eq!(tmath::memory::optimizer_bytes(&adamw.config).0, 12.0);
+    // The master copy: fp16 saves 2 bytes per parameter, none all 4; only under mixed precision.
+    let fp16 = eval(&[q.as_slice(), &[("main-params", "fp16")]].concat());
+    let none = eval(&[q.as_slice(), &[("main-params", "none")]].concat());
+    assert_eq!(tmath::memory::optimizer_bytes(&fp16.config).0, 10.0);
+    assert_eq!(tmath::memory::optimizer_bytes(&none.config).0, 8.0);
+    let bf16 = eval(&[q.as_slice(), &[("precision", "bf16"), ("main-params", "fp32")]].concat());
+    assert_eq!(tmath::memory::optimizer_bytes(&bf16.config).0, 8.0);
+}

@@ -102,6 +102,7 @@ pub fn label(lang: Lang, k: K) -> &'static str {
         K::Etp => ("Expert tensor parallel etp (MoE)", "전문가 텐서 병렬 etp (MoE)"),
         K::Schedule => ("Pipeline schedule", "파이프라인 스케줄"),
         K::ExpAvgDtype => ("Optimizer moments' type", "옵티마이저 모멘트 타입"),
+        K::MainParams => ("Master weights (mixed precision)", "마스터 가중치 (혼합 정밀도)"),
         K::Vpp => ("Virtual stages per rank v (interleaved)", "랭크당 가상 스테이지 v (인터리브)"),
         K::PpFirstLayers => ("Layers of the first stage", "첫 스테이지의 층 수"),
         K::PpLayout => ("Pipeline layout (Megatron-LM's string)", "파이프라인 레이아웃 (Megatron-LM 문자열)"),
@@ -160,6 +161,9 @@ pub fn choice(lang: Lang, k: K, value: &'static str) -> &'static str {
     }
     if k == K::Loss {
         return tr(lang, &format!("loss-{value}"));
+    }
+    if k == K::MainParams {
+        return tr(lang, &format!("main-{value}"));
     }
     if k == K::GradDtype && value == "auto" {
         return tr(lang, "grad-dtype-auto");
@@ -739,6 +743,10 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "adam-8bit" => ("8-bit Adam", "8비트 Adam"),
         "sgd-momentum" => ("SGD with momentum", "모멘텀 SGD"),
         "sgd" => ("SGD", "SGD"),
+        "muon" => ("Muon (one momentum; AdamW for embeddings and norms)", "Muon (모멘텀 하나, 임베딩·정규화는 AdamW)"),
+        "main-fp32" => ("fp32 (the article's 4 bytes)", "fp32 (원문의 4바이트)"),
+        "main-fp16" => ("fp16 (2 bytes)", "fp16 (2바이트)"),
+        "main-none" => ("none (16-bit weights updated in place)", "없음 (16비트 가중치를 그대로 갱신)"),
         "compute-short" => ("compute", "계산량"),
         "recompute-none" => ("no recomputation", "재계산 없음"),
         "recompute-selective" => ("selective recomputation", "선택적 재계산"),

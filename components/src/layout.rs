@@ -26,6 +26,7 @@ pub static PAGE: &[Section] = &[
             &[K::Precision],
             &[K::GradDtype],
             &[K::Optimizer, K::ExpAvgDtype],
+            &[K::MainParams],
             &[K::Recompute],
             // Menus whose choices are long take a row of their own: on a phone a half row cuts them.
             &[K::RecomputeEvery, K::Vpp],

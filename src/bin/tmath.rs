@@ -156,7 +156,7 @@ fn receipt(r: &Report) -> String {
             ),
             Part::Optimizer => format!(
                 "{} bytes/param ÷ {}{}",
-                tmath::memory::optimizer_bytes(c.optimizer, c.precision, c.exp_avg_dtype).0,
+                tmath::memory::optimizer_bytes(c).0,
                 format_short(r.divisors.optimizer),
                 match c.offload {
                     tmath::config::Offload::None => "",

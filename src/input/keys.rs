@@ -745,6 +745,15 @@ key_table! {
             set: |s, v| s.exp_avg_dtype = ExpAvgDtype::parse(v.text()).unwrap_or(s.exp_avg_dtype),
         },
     },
+    MainParams => Key {
+        name: "main-params", aliases: &[], kind: Kind::Choice(MainParams::names),
+        help: help!("the master weights under mixed precision: fp32 (default), fp16 (Megatron-LM's --main-params-dtype) or none"),
+        access: Access::Calc {
+            get: |s| word(s.main_params.as_str()),
+            shown: None,
+            set: |s, v| s.main_params = MainParams::parse(v.text()).unwrap_or(s.main_params),
+        },
+    },
     Loss => Key {
         name: "loss", aliases: &[], kind: Kind::Choice(Loss::names),
         help: help!("the loss's logits on the last stage (megatron): standard (PyTorch, fp32 copy), fused (Megatron-LM, in place; default) or chunked"),

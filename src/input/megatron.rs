@@ -93,6 +93,7 @@ const SAME: &[(&str, K)] = &[
     ("qk-pos-emb-head-dim", K::QkRopeHeadDim),
     ("v-head-dim", K::VHeadDim),
     ("exp-avg-dtype", K::ExpAvgDtype),
+    ("main-params-dtype", K::MainParams),
     ("mtp-num-layers", K::MtpLayers),
 ];
 

@@ -97,7 +97,7 @@ pub fn longest_context(c: &Config) -> (u64, ContextBound) {
 /// Bytes per parameter of the model states before any sharding: weights,
 /// gradients and optimizer (article: 2 + 2 + 12 = 16 for mixed precision with AdamW).
 pub fn state_bytes_per_param(c: &Config) -> [BytesPerParam; 3] {
-    [model_bytes(c.precision), gradient_bytes(c.grad_dtype), optimizer_bytes(c.optimizer, c.precision, c.exp_avg_dtype)]
+    [model_bytes(c.precision), gradient_bytes(c.grad_dtype), optimizer_bytes(c)]
 }
 
 /// memory_model: 4 bytes/param in fp32, 2 in fp16, bf16 or mixed (article, "Model Parameters").
@@ -120,16 +120,42 @@ pub fn gradient_bytes(dtype: GradDtype) -> BytesPerParam {
 /// "Optimizer States"): AdamW 4 + 4 (+4) = 12, 8-bit Adam 1 + 1 (+4) = 6,
 /// SGD with momentum 4 (+4) = 8, SGD 0 (+4) = 4. With `moments` other than
 /// fp32, Adam's two moments and SGD's momentum take its bytes (bf16: AdamW
-/// 2 + 2); 8-bit Adam's are its own.
-pub fn optimizer_bytes(optimizer: Optimizer, precision: Precision, moments: ExpAvgDtype) -> BytesPerParam {
+/// 2 + 2); 8-bit Adam's are its own. Muon keeps one moment for the hidden
+/// matrices and AdamW's two for the share `adam_share` of the parameters that
+/// are not (Liu et al. 2025, §2). `main` is the master copy's type, counted
+/// only under mixed precision (Megatron-LM's `--main-params-dtype`).
+pub fn optimizer_bytes_of(
+    optimizer: Optimizer,
+    precision: Precision,
+    moments: ExpAvgDtype,
+    main: MainParams,
+    adam_share: f64,
+) -> BytesPerParam {
     let states = match optimizer {
         Optimizer::AdamW => 2.0 * moments.bytes(),
         Optimizer::Adam8bit => 2.0,
         Optimizer::SgdMomentum => moments.bytes(),
         Optimizer::Sgd => 0.0,
+        Optimizer::Muon => (1.0 + adam_share) * moments.bytes(),
     };
-    let master = if precision == Precision::Mixed { 4.0 } else { 0.0 };
+    let master = if precision == Precision::Mixed { main.bytes() } else { 0.0 };
     BytesPerParam(states + master)
+}
+
+/// The optimizer's bytes per parameter for `c` ([`optimizer_bytes_of`]).
+pub fn optimizer_bytes(c: &Config) -> BytesPerParam {
+    let a = c.arch;
+    let adam_share = (a.non_matrix_params().get() / a.exact_params().get().max(1.0)).min(1.0);
+    optimizer_bytes_of(c.optimizer, c.precision, c.exp_avg_dtype, c.main_params, adam_share)
+}
+
+/// The master copy's bytes per parameter for `c`: its type under mixed precision, else none.
+pub fn master_bytes(c: &Config) -> f64 {
+    if c.precision == Precision::Mixed {
+        c.main_params.bytes()
+    } else {
+        0.0
+    }
 }
 
 /// Activation bytes of one layer and one micro-batch, in units of s·b·h
@@ -572,7 +598,7 @@ pub fn zero3_live_params(c: &Config) -> Bytes {
 
 /// The optimizer's bytes per GPU when it stays on the GPU.
 fn optimizer_on_gpu(c: &Config, d: &Divisors) -> Bytes {
-    c.params * optimizer_bytes(c.optimizer, c.precision, c.exp_avg_dtype) / d.optimizer
+    c.params * optimizer_bytes(c) / d.optimizer
 }
 
 /// One stage's memory per GPU for training: model + gradients + optimizer +

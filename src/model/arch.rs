@@ -235,6 +235,14 @@ impl Architecture {
         self.is_moe() && index >= self.dense_layers
     }
 
+    /// Parameters that are not hidden weight matrices: the embeddings (and
+    /// the output layer) and the norms: 2h per layer, h final, and 5h per MTP
+    /// module (its layer's two and its own three). Muon leaves them to AdamW.
+    pub fn non_matrix_params(self) -> Params {
+        let h = self.hidden as f64;
+        Params(self.embedding_params().get() + h * (2.0 * self.layers as f64 + 1.0 + 5.0 * self.mtp_layers as f64))
+    }
+
     /// Parameters of the MTP modules (0 without).
     pub fn mtp_params(self) -> Params {
         Params(self.exact_params().get() - Architecture { mtp_layers: 0, ..self }.exact_params().get())

@@ -32,8 +32,35 @@ choice!(
         Adam8bit = "adam-8bit",
         SgdMomentum = "sgd-momentum",
         Sgd = "sgd",
+        /// Muon (Jordan et al. 2024; Liu et al. 2025, "Muon is Scalable for LLM
+        /// Training", §2): one momentum buffer for the hidden weight matrices,
+        /// AdamW's two moments for the embeddings, the output layer and the norms.
+        Muon = "muon",
     }
 );
+
+choice!(
+    /// The fp32 master copy of the weights under mixed precision (Megatron-LM's
+    /// precision-aware optimizer, `--main-params-dtype`): kept in fp32 (the
+    /// article's 4 bytes), in fp16, or not kept (the optimizer updates the
+    /// 16-bit weights in place).
+    MainParams {
+        Fp32 = "fp32",
+        Fp16 = "fp16",
+        None = "none",
+    }
+);
+
+impl MainParams {
+    /// Bytes per parameter of the master copy.
+    pub fn bytes(self) -> f64 {
+        match self {
+            MainParams::Fp32 => 4.0,
+            MainParams::Fp16 => 2.0,
+            MainParams::None => 0.0,
+        }
+    }
+}
 
 choice!(
     /// Activation recomputation (Korthikanti et al. 2022).
@@ -246,6 +273,8 @@ pub struct Config {
     pub optimizer: Optimizer,
     /// The optimizer's moments' type (fp32 unless given).
     pub exp_avg_dtype: ExpAvgDtype,
+    /// The master copy under mixed precision (fp32 unless given).
+    pub main_params: MainParams,
     pub recompute: Recompute,
     pub sequence_parallel: bool,
     pub partition_activations: bool,
@@ -305,6 +334,23 @@ pub struct Config {
 }
 
 impl Config {
+    /// This configuration on another layout: the one way the planner, the
+    /// remedies and the sweeps move a run. A new pipeline degree drops what
+    /// was laid out for the old one (`pp-layout`, the first and last stages'
+    /// layers), and keeps `vpp` only where the layers still split into p·v.
+    pub fn on_layout(&self, layout: Layout) -> Config {
+        let mut c = Config { layout, ..self.clone() };
+        if layout.pp != self.layout.pp {
+            c.pp_layout = None;
+            c.pp_first_layers = None;
+            c.pp_last_layers = None;
+            if !self.arch.layers.is_multiple_of(layout.pp.max(1) * self.vpp.max(1)) {
+                c.vpp = 1;
+            }
+        }
+        c
+    }
+
     /// Expert tensor parallelism: the given etp, else t.
     pub fn expert_tp(&self) -> u64 {
         self.etp.unwrap_or(self.layout.tp)

@@ -1,7 +1,7 @@
 //! Every number with its formula, the values substituted, and its source:
 //! `s·b·h·L·(10 + 24/t + 5as/(ht)) = 2048·4·6144·48·(10 + 3 + 13.3) = 59.3 GiB`.
 
-use crate::config::{Convention, Loss, Precision, Recompute};
+use crate::config::{Convention, Loss, Recompute};
 use crate::memory::Part;
 use crate::memory::{
     activation_terms, buffer_terms, gradient_bytes, inference_weight_bytes, logit_terms, model_bytes, optimizer_bytes,
@@ -208,8 +208,8 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
             note: (!megatron && t > 1).then_some("note-article-gradients"),
         },
         Item::Part(Part::Optimizer) => {
-            let total = optimizer_bytes(c.optimizer, c.precision, c.exp_avg_dtype).0;
-            let master = if c.precision == Precision::Mixed { 4.0 } else { 0.0 };
+            let total = optimizer_bytes(c).0;
+            let master = crate::memory::master_bytes(c);
             Explanation {
                 formula: format!(
                     "({{states}} + {{fp32-copy}}) · P ÷ (t·p{})",
@@ -224,7 +224,7 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
                     if r.cpu_per_node.get() > 0.0 { " ({cpu})" } else { "" }
                 ),
                 sources: &[Cite::Article(Section::OptimizerStates), Cite::Paper("ZeRO-Offload (Ren et al. 2021)")],
-                note: (c.precision == Precision::Mixed).then_some("note-master-copy"),
+                note: (master > 0.0).then_some("note-master-copy"),
             }
         }
         Item::Part(Part::Activations) => {

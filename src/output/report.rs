@@ -613,6 +613,7 @@ impl Serialize for Report {
         o.serialize_field("grad_dtype", &c.grad_dtype)?;
         o.serialize_field("optimizer", &c.optimizer)?;
         o.serialize_field("exp_avg_dtype", &c.exp_avg_dtype)?;
+        o.serialize_field("main_params", &c.main_params)?;
         o.serialize_field("recompute", &c.recompute)?;
         o.serialize_field("sequence_parallel", &c.sequence_parallel)?;
         o.serialize_field("partition_activations", &c.partition_activations)?;

@@ -72,13 +72,12 @@ impl Plan {
     /// The calculator's configuration for this layout.
     pub fn config(&self, base: &Config) -> Config {
         Config {
-            layout: Layout { cp: base.layout.cp, ..Layout::new(self.tp, self.pp, self.dp) },
             zero: self.zero,
             recompute: self.recompute,
             sequence_parallel: self.sequence_parallel,
             micro_batch: self.micro_batch,
             grad_accum: self.grad_accum,
-            ..base.clone()
+            ..base.on_layout(Layout { cp: base.layout.cp, ..Layout::new(self.tp, self.pp, self.dp) })
         }
     }
 }
@@ -227,13 +226,12 @@ pub fn sort(rows: &mut [Plan], order: Order) {
 /// at data-parallel degree d: micro-batch 1, and m ≥ p so the pipeline fills.
 fn leanest(base: &Config, t: u64, p: u64, d: u64, zero: ZeroStage, recompute: Recompute, sp: bool) -> Config {
     Config {
-        layout: Layout { cp: base.layout.cp, ..Layout::new(t, p, d) },
         zero,
         recompute,
         sequence_parallel: sp,
         micro_batch: 1,
         grad_accum: p,
-        ..base.clone()
+        ..base.on_layout(Layout { cp: base.layout.cp, ..Layout::new(t, p, d) })
     }
 }
 

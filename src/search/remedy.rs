@@ -100,7 +100,7 @@ pub fn for_config(c: &Config) -> Vec<Remedy> {
         if fits_here(zero, recompute).is_some() {
             return None;
         }
-        let at = |d: u64| Config { layout: crate::config::Layout { dp: d, ..c.layout }, zero, recompute, ..c.clone() };
+        let at = |d: u64| Config { zero, recompute, ..c.on_layout(crate::config::Layout { dp: d, ..c.layout }) };
         let fits = |d: u64| {
             let alt = at(d);
             per_gpu(&alt) <= alt.gpu_mem_bytes

@@ -76,7 +76,7 @@ pub fn memory_vs_gpus(base: &Config, gpus: &[u64]) -> [Vec<(f64, f64)>; 4] {
         dp_for(base, gpus)
             .into_iter()
             .map(|(n, d)| {
-                let c = Config { zero, layout: Layout { dp: d, ..base.layout }, ..base.clone() };
+                let c = Config { zero, ..base.on_layout(Layout { dp: d, ..base.layout }) };
                 (n as f64, training_memory(&c).total().get())
             })
             .collect()
@@ -87,7 +87,7 @@ pub fn memory_vs_gpus(base: &Config, gpus: &[u64]) -> [Vec<(f64, f64)>; 4] {
 pub fn days_vs_gpus(base: &Config, gpus: &[u64]) -> Vec<(f64, f64)> {
     dp_for(base, gpus)
         .into_iter()
-        .map(|(n, d)| (n as f64, evaluate(&Config { layout: Layout { dp: d, ..base.layout }, ..base.clone() }).days()))
+        .map(|(n, d)| (n as f64, evaluate(&base.on_layout(Layout { dp: d, ..base.layout })).days()))
         .collect()
 }
 

@@ -29,7 +29,7 @@ const KEEP = new Set([
   // The article's symbols: C ≈ 6PD.
   "PD",
   // Today's shapes (issue 16): names a Korean ML reader uses as they are.
-  "GQA", "MLP", "KV", "GELU", "SwiGLU", "FFN", "top-k", "Qwen2.5", "MLA", "RoPE", "YAML", "MTP", "FP8", "MFU",
+  "GQA", "MLP", "KV", "GELU", "SwiGLU", "FFN", "top-k", "Qwen2.5", "MLA", "RoPE", "YAML", "MTP", "FP8", "MFU", "Muon",
 ]);
 
 /** Visible text of the page: every text node whose element shows (screen-reader text included). */

@@ -99,7 +99,7 @@ pub fn BreakdownTable(
             let what = if c.offload == tmath::config::Offload::OptimizerNvme {
                 format!("{} (4 {})", ctx.t("cpu-what-nvme"), ctx.t("bytes-per-param-unit"))
             } else {
-                let ob = tmath::memory::optimizer_bytes(c.optimizer, c.precision, c.exp_avg_dtype).0;
+                let ob = tmath::memory::optimizer_bytes(c).0;
                 format!("{} ({ob} + 4 {})", ctx.t("cpu-what"), ctx.t("bytes-per-param-unit"))
             };
             format!(
