@@ -1115,3 +1115,33 @@ fn muon_and_the_master_copy() {
     let bf16 = eval(&[q.as_slice(), &[("precision", "bf16"), ("main-params", "fp32")]].concat());
     assert_eq!(tmath::memory::optimizer_bytes(&bf16.config).0, 8.0);
 }
+
+/// Activation offload (SPEC `offload-activations`; Megatron-Core's
+/// `--cpu-offloading`): the share o of the layers' stored activations leaves
+/// the GPU for the node's CPU memory, where the CPU verdict counts it for the
+/// node's 8 GPUs; the ends (embedding, output layer) stay. Llama 2 7B, s 4096,
+/// megatron, 8 GPUs in one node.
+#[test]
+fn activation_offload() {
+    let q = [("model", "llama-2-7b"), ("convention", "megatron"), ("seq-len", "4096"), ("dp", "8"), ("zero", "1")];
+    let base = eval(&q);
+    let half = eval(&[q.as_slice(), &[("offload-activations", "0.5")]].concat());
+    let t = tmath::memory::activation_terms(&half.config, &half.stage);
+    let layers = t.layer_bytes() / t.partition / t.cp;
+    assert_close(
+        base.per_gpu[Part::Activations].get() - half.per_gpu[Part::Activations].get(),
+        layers / 2.0,
+        1e-9,
+        "half the layers' activations",
+    );
+    assert_close(half.cpu_per_node.get(), 8.0 * layers / 2.0, 1e-9, "in the node's CPU memory");
+    assert_eq!(base.cpu_per_node.get(), 0.0);
+    // All of them: only the ends stay on the GPU.
+    let all = eval(&[q.as_slice(), &[("offload-activations", "1")]].concat());
+    assert_close(
+        all.per_gpu[Part::Activations].get(),
+        (t.embedding + t.output + t.mtp) / t.partition / t.cp,
+        1.0,
+        "the ends",
+    );
+}

@@ -103,6 +103,7 @@ pub fn label(lang: Lang, k: K) -> &'static str {
         K::Schedule => ("Pipeline schedule", "파이프라인 스케줄"),
         K::ExpAvgDtype => ("Optimizer moments' type", "옵티마이저 모멘트 타입"),
         K::MainParams => ("Master weights (mixed precision)", "마스터 가중치 (혼합 정밀도)"),
+        K::OffloadActivations => ("Activations offloaded to CPU (share)", "CPU로 옮기는 활성값 비율"),
         K::Vpp => ("Virtual stages per rank v (interleaved)", "랭크당 가상 스테이지 v (인터리브)"),
         K::PpFirstLayers => ("Layers of the first stage", "첫 스테이지의 층 수"),
         K::PpLayout => ("Pipeline layout (Megatron-LM's string)", "파이프라인 레이아웃 (Megatron-LM 문자열)"),

@@ -37,6 +37,7 @@ pub static PAGE: &[Section] = &[
             &[K::PartitionActivations],
             &[K::Tsp],
             &[K::Offload],
+            &[K::OffloadActivations],
             &[K::CpuMem, K::GpusPerNode],
             &[K::MaxLiveParams],
             &[K::Attention],

@@ -773,6 +773,15 @@ key_table! {
         help: help!("with recompute=full: a checkpoint every k-th layer (default 1)"),
         access: Access::Calc { get: |s| int(s.recompute_every), shown: None, set: |s, v| s.recompute_every = v.whole() },
     },
+    OffloadActivations => Key {
+        name: "offload-activations", aliases: &[], kind: real(0.0, 1.0),
+        help: help!("share of the layers' stored activations moved to CPU memory, 0–1 (Megatron-Core's --cpu-offloading; default 0)"),
+        access: Access::Calc {
+            get: |s| num(s.offload_activations),
+            shown: None,
+            set: |s, v| s.offload_activations = v.num(),
+        },
+    },
     ReserveGb => Key {
         name: "reserve-gb", aliases: &[], kind: real(0.0, 1e4),
         help: help!("GB per GPU the formulas leave out: CUDA context, NCCL, framework (default 0; 1.5 under megatron)"),

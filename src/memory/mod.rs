@@ -298,6 +298,8 @@ pub struct ActivationTerms {
     /// ZeRO-R's partitioning over t (1 without), and context parallelism's cp.
     pub partition: f64,
     pub cp: f64,
+    /// Share of the layers' stored activations offloaded to CPU memory.
+    pub offloaded: f64,
 }
 
 impl ActivationTerms {
@@ -310,8 +312,14 @@ impl ActivationTerms {
         };
         self.sbh * held
     }
+    /// What stays on the GPU: the layers' share not offloaded, and the ends.
     pub fn bytes(&self) -> Bytes {
-        Bytes((self.layer_bytes() + self.embedding + self.output + self.mtp) / self.partition / self.cp)
+        let layers = self.layer_bytes() * (1.0 - self.offloaded);
+        Bytes((layers + self.embedding + self.output + self.mtp) / self.partition / self.cp)
+    }
+    /// What offload moves to CPU memory: the offloaded share of the layers' activations.
+    pub fn offloaded_bytes(&self) -> Bytes {
+        Bytes(self.layer_bytes() * self.offloaded / self.partition / self.cp)
     }
 }
 
@@ -372,6 +380,7 @@ pub fn activation_terms(c: &Config, st: &Stage) -> ActivationTerms {
         partition: if c.partition_activations && !sp { t } else { 1.0 },
         // Context parallelism: each rank holds s/cp of every sequence (its scores s/cp × s).
         cp: c.layout.cp as f64,
+        offloaded: c.offload_activations.clamp(0.0, 1.0),
     }
 }
 
@@ -633,15 +642,18 @@ fn gpus_in_node(c: &Config) -> f64 {
 
 /// CPU memory per node under offload (ZeRO-Offload, Ren et al. 2021): each
 /// GPU's optimizer shard (unless it is on NVMe) plus its fp32 gradient copy
-/// (4 bytes/param, sharded like the optimizer), for the GPUs of one node. Zero
-/// without offload.
-pub fn cpu_offload_per_node(c: &Config, d: &Divisors) -> Bytes {
-    let per_gpu = match c.offload {
-        Offload::None => return Bytes(0.0),
+/// (4 bytes/param, sharded like the optimizer), and the activations
+/// `offload-activations` moves there (Megatron-Core's `--cpu-offloading`,
+/// `transformer/cpu_offload.py`), for the GPUs of one node. Zero without offload.
+pub fn cpu_offload_per_node(c: &Config, d: &Divisors, st: &Stage) -> Bytes {
+    let optimizer = match c.offload {
+        Offload::None => Bytes(0.0),
         Offload::Optimizer => optimizer_on_gpu(c, d) + c.params * BytesPerParam(4.0) / d.optimizer,
         Offload::OptimizerNvme => c.params * BytesPerParam(4.0) / d.optimizer,
     };
-    (per_gpu * gpus_in_node(c)).whole()
+    // Offloaded activations (Megatron-Core's cpu_offload.py): each GPU's share, the stage's.
+    let activations = activation_terms(c, st).offloaded_bytes();
+    ((optimizer + activations) * gpus_in_node(c)).whole()
 }
 
 /// NVMe per node when the optimizer is offloaded there (ZeRO-Infinity,

@@ -316,6 +316,8 @@ pub struct Config {
     pub loss_chunks: u64,
     /// With full recomputation, a checkpoint every k-th layer (1: every layer).
     pub recompute_every: u64,
+    /// Share of the layers' stored activations moved to CPU memory (0: none).
+    pub offload_activations: f64,
     /// Memory per GPU the formulas leave out (CUDA context, NCCL, framework), bytes.
     pub reserve_bytes: f64,
     /// Allocator fragmentation, a fraction of the formulas' total.

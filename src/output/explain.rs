@@ -332,9 +332,16 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
                 ),
                 None => (formula, format!("{sbh}·{}·{factor}{divide}{ends_value}{cp_text} = {total}", terms.layers)),
             };
+            // Offloaded activations leave the GPU: the layers' share o, in CPU memory instead.
+            let (offload_formula, substituted) = if terms.offloaded > 0.0 {
+                let off = bytes(terms.offloaded_bytes());
+                (" − o·(layers)", substituted.replacen(&format!(" = {total}"), &format!(" − {off} = {total}"), 1))
+            } else {
+                ("", substituted)
+            };
             Explanation {
                 formula: format!(
-                    "{formula}{}{ends_formula}{mtp_formula}{}",
+                    "{formula}{}{ends_formula}{mtp_formula}{}{offload_formula}",
                     if terms.partition > 1.0 { " ÷ t" } else { "" },
                     if cp > 1 { " ÷ cp" } else { "" }
                 ),

@@ -483,7 +483,7 @@ pub fn warnings(
 pub fn evaluate(c: &Config) -> Report {
     let (stage, per_gpu) = memory::peak_stage(c);
     let divisors = memory::stage_divisors(c, &stage);
-    let cpu_per_node = memory::cpu_offload_per_node(c, &divisors);
+    let cpu_per_node = memory::cpu_offload_per_node(c, &divisors, &stage);
     let step = step::step_time(c);
     Report {
         warnings: warnings(c, &stage, &per_gpu, cpu_per_node, &step),
@@ -633,6 +633,7 @@ impl Serialize for Report {
         o.serialize_field("loss", &c.loss)?;
         o.serialize_field("loss_chunks", &c.loss_chunks)?;
         o.serialize_field("recompute_every", &c.recompute_every)?;
+        o.serialize_field("offload_activations", &c.offload_activations)?;
         o.serialize_field("reserve_gb", &(c.reserve_bytes / 1e9))?;
         o.serialize_field("fragmentation_pct", &(c.fragmentation * 100.0))?;
         o.serialize_field("cpu_mem_bytes", &c.cpu_mem_bytes)?;
