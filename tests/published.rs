@@ -1145,3 +1145,21 @@ fn activation_offload() {
         "the ends",
     );
 }
+
+/// The link inside a node defaults to the GPU's (half its datasheet's
+/// both-directions NVLink figure: A100 600 → 300 GB/s, H100 SXM 900 → 450,
+/// H800 400 → 200); `intra-node-gbs` overrides it; across nodes 50 GB/s,
+/// one 400 Gb/s adapter per GPU.
+#[test]
+fn link_bandwidths_follow_the_gpu() {
+    let gbs = |q: &[(&str, &str)]| eval(q).config.intra_node_bytes_per_s / 1e9;
+    assert_eq!(gbs(&[("gpu", "a100-80gb")]), 300.0);
+    assert_eq!(gbs(&[("gpu", "h100-80gb")]), 450.0);
+    assert_eq!(gbs(&[("gpu", "h800")]), 200.0);
+    assert_eq!(gbs(&[("gpu", "h100-80gb"), ("intra-node-gbs", "100")]), 100.0);
+    assert_eq!(eval(&[("gpu", "h100-80gb")]).config.inter_node_bytes_per_s, 50e9);
+    // A faster link never lengthens a step: t 8 inside an H100 node against A100's NVLink.
+    let q = [("model", "llama-3-70b"), ("convention", "megatron"), ("tp", "8"), ("gpu", "h100-80gb")];
+    let slow = eval(&[q.as_slice(), &[("intra-node-gbs", "300")]].concat());
+    assert!(eval(&q).step.tp_comm < slow.step.tp_comm);
+}

@@ -829,8 +829,12 @@ key_table! {
     },
     IntraNodeGbs => Key {
         name: "intra-node-gbs", aliases: &[], kind: real(1e-3, 1e6),
-        help: help!("per-GPU bandwidth inside a node, GB/s (NVLink; default 300)"),
-        access: Access::Calc { get: |s| num(s.intra_node_gbs), shown: None, set: |s, v| s.intra_node_gbs = v.num() },
+        help: help!("per-GPU bandwidth inside a node, GB/s per direction (NVLink; default the GPU's: A100 300, H100 450)"),
+        access: Access::Calc {
+            get: |s| s.intra_node_gbs.and_then(num),
+            shown: Some(|s| Value::Num(s.intra_node_gbs.unwrap_or(s.gpu.nvlink_gbs))),
+            set: |s, v| s.intra_node_gbs = Some(v.num()),
+        },
     },
     InterNodeGbs => Key {
         name: "inter-node-gbs", aliases: &[], kind: real(1e-3, 1e6),

@@ -98,7 +98,7 @@ pub struct Settings {
     pub cpu_mem: f64,
     pub gpus_per_node: u64,
     /// Per-GPU bandwidth inside a node and across nodes, GB/s per direction.
-    pub intra_node_gbs: f64,
+    pub intra_node_gbs: Option<f64>,
     pub inter_node_gbs: f64,
     pub convention: Convention,
 }
@@ -194,8 +194,8 @@ impl Default for Settings {
             fragmentation_pct: None,
             cpu_mem: 512.0,
             gpus_per_node: 8,
-            // A100 NVLink 3: 600 GB/s both directions; one 400 Gb/s HCA per GPU.
-            intra_node_gbs: 300.0,
+            // The GPU's link inside a node unless given; across nodes one 400 Gb/s HCA per GPU.
+            intra_node_gbs: None,
             inter_node_gbs: 50.0,
             convention: Convention::Article,
         }
@@ -588,7 +588,7 @@ impl Settings {
             fragmentation: self.resolved_fragmentation_pct() / 100.0,
             cpu_mem_bytes: self.cpu_mem * 1e9,
             gpus_per_node: self.gpus_per_node,
-            intra_node_bytes_per_s: self.intra_node_gbs * 1e9,
+            intra_node_bytes_per_s: self.intra_node_gbs.unwrap_or(self.gpu.nvlink_gbs) * 1e9,
             inter_node_bytes_per_s: self.inter_node_gbs * 1e9,
             ep: self.ep,
             etp: self.etp,

@@ -8,6 +8,10 @@ use serde::Serialize;
 pub struct Gpu {
     /// Catalogue key (`gpu=`).
     pub name: &'static str,
+    /// Per-GPU bandwidth to the other GPUs of its node, GB/s per direction (half
+    /// the datasheet's both-directions figure): the default of `intra-node-gbs`.
+    pub nvlink_gbs: f64,
+    pub nvlink_source: &'static str,
     /// NVIDIA's compute capability ×10 (90 for Hopper), 0 for an AMD GPU: it
     /// sizes the GEMM library's workspace ([`crate::memory::buffer_terms`]).
     pub sm: u32,
@@ -60,6 +64,8 @@ const MIB: f64 = 1_048_576.0;
 pub static GPUS: &[Gpu] = &[
     Gpu {
         name: "a100-80gb",
+        nvlink_gbs: 300.0,
+        nvlink_source: "NVIDIA A100 datasheet: third-generation NVLink, 600 GB/s both directions",
         sm: 80,
         label: "NVIDIA A100 SXM (80 GB)",
         mem_bytes: 81920.0 * MIB,
@@ -73,6 +79,8 @@ pub static GPUS: &[Gpu] = &[
     },
     Gpu {
         name: "a100-40gb",
+        nvlink_gbs: 300.0,
+        nvlink_source: "NVIDIA A100 datasheet: third-generation NVLink, 600 GB/s both directions",
         sm: 80,
         label: "NVIDIA A100 SXM (40 GB)",
         mem_bytes: 40960.0 * MIB,
@@ -86,6 +94,8 @@ pub static GPUS: &[Gpu] = &[
     },
     Gpu {
         name: "h100-80gb",
+        nvlink_gbs: 450.0,
+        nvlink_source: "NVIDIA H100 datasheet (SXM): NVLink 900 GB/s both directions",
         sm: 90,
         label: "NVIDIA H100 SXM (80 GB)",
         mem_bytes: 81559.0 * MIB,
@@ -99,6 +109,8 @@ pub static GPUS: &[Gpu] = &[
     },
     Gpu {
         name: "h100-pcie",
+        nvlink_gbs: 64.0,
+        nvlink_source: "NVIDIA H100 datasheet (PCIe): PCIe Gen5 128 GB/s both directions (its NVLink bridge joins pairs only)",
         sm: 90,
         label: "NVIDIA H100 PCIe (80 GB)",
         mem_bytes: 81559.0 * MIB,
@@ -112,6 +124,8 @@ pub static GPUS: &[Gpu] = &[
     },
     Gpu {
         name: "h200",
+        nvlink_gbs: 450.0,
+        nvlink_source: "NVIDIA H200 datasheet (SXM): NVLink 900 GB/s both directions",
         sm: 90,
         label: "NVIDIA H200 SXM (141 GB)",
         mem_bytes: 143771.0 * MIB,
@@ -125,6 +139,8 @@ pub static GPUS: &[Gpu] = &[
     },
     Gpu {
         name: "h800",
+        nvlink_gbs: 200.0,
+        nvlink_source: "NVIDIA H800 SXM: NVLink 400 GB/s both directions (DeepSeek-V3 report, §3.1)",
         sm: 90,
         label: "NVIDIA H800 SXM (80 GB)",
         mem_bytes: 81559.0 * MIB,
@@ -138,6 +154,8 @@ pub static GPUS: &[Gpu] = &[
     },
     Gpu {
         name: "b200",
+        nvlink_gbs: 900.0,
+        nvlink_source: "NVIDIA DGX B200 datasheet: fifth-generation NVLink, 1.8 TB/s per GPU both directions",
         sm: 100,
         label: "NVIDIA B200 (180 GB)",
         mem_bytes: 183359.0 * MIB,
@@ -151,6 +169,8 @@ pub static GPUS: &[Gpu] = &[
     },
     Gpu {
         name: "mi300x",
+        nvlink_gbs: 448.0,
+        nvlink_source: "AMD Instinct MI300X datasheet: Infinity Fabric 896 GB/s aggregate both directions (7 links)",
         sm: 0,
         label: "AMD Instinct MI300X (192 GB)",
         mem_bytes: 206_141_652_992.0,
@@ -164,6 +184,8 @@ pub static GPUS: &[Gpu] = &[
     },
     Gpu {
         name: "mi325x",
+        nvlink_gbs: 448.0,
+        nvlink_source: "AMD Instinct MI325X datasheet: Infinity Fabric 896 GB/s aggregate both directions (7 links)",
         sm: 0,
         label: "AMD Instinct MI325X (256 GB)",
         mem_bytes: 274_877_906_944.0,
@@ -177,6 +199,8 @@ pub static GPUS: &[Gpu] = &[
     },
     Gpu {
         name: "l40s",
+        nvlink_gbs: 32.0,
+        nvlink_source: "NVIDIA L40S datasheet: PCIe Gen4 x16, 64 GB/s both directions, no NVLink",
         sm: 89,
         label: "NVIDIA L40S (48 GB)",
         mem_bytes: 46068.0 * MIB,
@@ -190,6 +214,8 @@ pub static GPUS: &[Gpu] = &[
     },
     Gpu {
         name: "rtx-4090",
+        nvlink_gbs: 32.0,
+        nvlink_source: "PCIe Gen4 x16: 64 GB/s both directions, no NVLink",
         sm: 89,
         label: "NVIDIA GeForce RTX 4090 (24 GB)",
         mem_bytes: 24564.0 * MIB,
@@ -203,6 +229,8 @@ pub static GPUS: &[Gpu] = &[
     },
     Gpu {
         name: "v100-32gb",
+        nvlink_gbs: 150.0,
+        nvlink_source: "NVIDIA V100 datasheet (SXM2): NVLink 300 GB/s both directions",
         sm: 70,
         label: "NVIDIA V100 SXM2 (32 GB)",
         mem_bytes: 32768.0 * MIB,
