@@ -20,7 +20,9 @@ BUDGET_KIB=${BUDGET_KIB:-230}
 # 3.2 KiB (326.1 → 329.3).
 # 330 → 331 (issue 25): Muon's optimizer states and the master copy's type (main-params), 0.8 KiB (329.4 → 330.2).
 # 331 → 332 (issue 25): activation offload (its key, its term and its CPU share), 0.7 KiB (330.2 → 330.9).
-CEILING_KIB=${CEILING_KIB:-332}
+# 332 → 333 (issues 25 and 26): nine validation rows measured by this project on an H200 with their
+# framework and rank text, and two catalogue models (Mixtral 8x22B, DeepSeek-V2-Lite), 0.7 KiB (331.3 → 332.0).
+CEILING_KIB=${CEILING_KIB:-333}
 # The stable toolchain's fallback build is about 28 KiB larger (scripts/build.sh says so loudly).
 if [ "$(cat target/wasm-toolchain.txt 2>/dev/null)" = stable ]; then
   CEILING_KIB=$((CEILING_KIB + 30))

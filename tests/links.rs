@@ -115,6 +115,8 @@ const GOLDEN: &[(&str, f64, f64)] = &[
     // heads=40 (with h = 4096) is refused since the shape keys came: h must be a whole number of heads.
     ("heads=64", 164076478464.0, 1.26e22),
     ("model=mixtral-8x7b", 6390831710208.0, 2.31838654464e22),
+    ("model=mixtral-8x22b", 60740942266368.0, 7.04906440704e22),
+    ("model=deepseek-v2-lite&convention=megatron&dp=8&zero=1", 140480040461.0, 5.605443072e21),
     ("model=qwen2.5-7b", 4442721181696.0, 1.37081097216e22),
     ("model=qwen2.5-72b", 29381234393088.0, 1.308711665664e23),
     ("layers=32&hidden=4096&kv-heads=8", 122897367040.0, 1.03832690688e22),

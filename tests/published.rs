@@ -553,7 +553,8 @@ fn serving_verdict_with_the_kv_cache_and_the_position_limit() {
 /// Llama 2 70B at 4096 tokens without recomputation (issue 16): the article's
 /// count gives 521 GB of activations, 91 GB without the s×s scores
 /// (FlashAttention, Dao et al. 2022); under `megatron` (flash, k = 8 of 64
-/// heads, f = 3.5h) s·b·h·L·(10 + 4 + 0.5 + 14) = 76.5 GB.
+/// heads, f = 3.5h, SwiGLU keeping its 2f-wide input and the f-wide output:
+/// 6·f/h) s·b·h·L·(10 + 4 + 0.5 + 21) = 95.3 GB.
 #[test]
 fn activations_generalised_and_flash() {
     use tmath::memory::activation_factor_general;
@@ -582,8 +583,8 @@ fn activations_generalised_and_flash() {
     let ends = 4096.0 * (8.0 + 8192.0) + 4.0 * 4096.0 * 8192.0;
     // The loss's fp32 softmax and bf16 logits, 6 bytes per logit: its own part.
     assert_eq!(megatron.per_gpu[Part::Logits].get(), 6.0 * 4096.0 * 32000.0);
-    assert_eq!(megatron.per_gpu[Part::Activations].get(), sbhl * (10.0 + 4.0 + 4.0 * 8.0 / 64.0 + 4.0 * 3.5) + ends);
-    assert_close((megatron.per_gpu[Part::Activations].get() - ends) / GB, 76.5, 0.001, "76.5 GB");
+    assert_eq!(megatron.per_gpu[Part::Activations].get(), sbhl * (10.0 + 4.0 + 4.0 * 8.0 / 64.0 + 6.0 * 3.5) + ends);
+    assert_close((megatron.per_gpu[Part::Activations].get() - ends) / GB, 95.3, 0.001, "95.3 GB");
 }
 
 /// Issue 16: "70B ZeRO-3 with offload on 4 GPUs 'fits' while it needs 1.1 TB of
@@ -894,6 +895,27 @@ fn deepseek_v3_from_its_shape() {
     // The catalogue's entry is the same shape.
     let model = eval(&[("model", "deepseek-v3")]);
     assert_eq!((model.config.params, model.config.arch), (r.config.params, r.config.arch));
+}
+
+/// The catalogue's newer mixtures of experts, from their config.json shapes:
+/// DeepSeek-V2-Lite (DeepSeek-AI 2024, DeepSeek-V2 report, Appendix B: 15.7B
+/// total; latent attention without query compression, kv-lora 512, qk 128 +
+/// rope 64, v 128, 1 dense layer of 10944, then 64 routed + 2 shared experts of
+/// 1408, top-6, V 102400 untied): 15,706,484,224 parameters, its safetensors
+/// total; its bf16 KV cache 27·(512 + 64)·2 = 31,104 bytes per token (§2.1.2:
+/// "(d_c + d_h^R)·l elements"). Mixtral 8x22B (56 layers, h 6144, 48 heads, 8 KV,
+/// 8 experts of 16384, top-2, V 32768 untied): the shape counts 140.63B, its
+/// safetensors total 140,620,634,112 (Mistral AI: "141B", "39B active").
+#[test]
+fn newer_mixtures_of_experts_from_their_shapes() {
+    let lite = eval(&[("model", "deepseek-v2-lite")]);
+    assert_eq!(lite.config.arch.exact_params().get(), 15_706_484_224.0);
+    assert_eq!(tmath::memory::kv_bytes_per_token(&lite.config), 31_104.0);
+    let mixtral = eval(&[("model", "mixtral-8x22b")]);
+    assert_close(mixtral.config.arch.exact_params().get() / 140_620_634_112.0, 1.0, 1e-4, "141B");
+    assert_close(mixtral.config.arch.exact_active_params().get() / 1e9, 39.2, 0.01, "39B active");
+    // Grouped-query attention: 2·56·8·128·2 bytes per token.
+    assert_eq!(tmath::memory::kv_bytes_per_token(&mixtral.config), 229_376.0);
 }
 
 /// Multi-token prediction (DeepSeek-V3 §2.2, "671B of the main model and 14B

@@ -675,6 +675,7 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "validation-rank" => ("rank", "랭크"),
         "validation-rank-max" => ("the heaviest rank", "가장 무거운 랭크"),
         "validation-rank-any" => ("every rank alike", "모든 랭크 같음"),
+        "validation-rank-one" => ("a single GPU", "단일 GPU"),
         "validation-gap-fp16-grads" => (
             "(fp16 gradients and their fp32 copy: 20 bytes/param, 18 here)",
             "(fp16 그래디언트와 그 fp32 사본: 파라미터당 20바이트, 여기서는 18바이트)",

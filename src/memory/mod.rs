@@ -184,7 +184,8 @@ pub fn activation_factor(recompute: Recompute, sequence_parallel: bool, t: u64, 
 /// 5·a·s/(h·t)) with kv = k/a the key/value share (GQA) and f the MLP's inner
 /// size. Sequence parallelism makes the 10 a 10/t; selective recomputation or
 /// FlashAttention (`scores` false) drops the s×s term; full recomputation keeps
-/// 2 (2/t). With kv = 1 and f = 4h this is the table above.
+/// 2 (2/t). With kv = 1 and f = 4h this is the table above. This is GeLU's
+/// 4·f/h; [`layer_factor`] counts SwiGLU's 6·f/h (its 2f-wide input kept).
 #[allow(clippy::too_many_arguments)]
 pub fn activation_factor_general(
     recompute: Recompute,
@@ -210,7 +211,7 @@ pub fn activation_factor_general(
 /// s·b·h (Korthikanti et al. 2022, §4): what is stored outside the tensor-
 /// parallel region (the 10: layer norms, dropout masks, the residual), what is
 /// split over the tensor ranks (the article's 24/t; generalised
-/// (4 + 4·k/a + 4·f/h)/t), and the s×s attention scores (5·a·s/(h·t)). Full
+/// (4 + 4·k/a + 4·f/h)/t, 6·f/h with SwiGLU), and the s×s attention scores (5·a·s/(h·t)). Full
 /// recomputation keeps only the layer's input: `outside` = 2 (2/t with
 /// sequence parallelism).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -244,12 +245,26 @@ pub fn layer_factor(c: &Config, recompute: Recompute, sequence_parallel: bool) -
             // A layer's MLP as the layers average it: the experts a token uses, or the dense MLP of the first layers.
             let moe_share = a.moe_layers() / a.layers.max(1) as f64;
             let f = moe_share * (a.moe_ffn * (a.top_k + a.shared_experts)) as f64 + (1.0 - moe_share) * a.ffn as f64;
-            (attention_inside(&a) + 4.0 * f / h) / t
+            (attention_inside(&a) + mlp_inside(a.mlp) * f / h) / t
         }
     };
     let stores_scores = c.attention == Attention::Standard && recompute == Recompute::None;
     let scores = if stores_scores { 5.0 * a.heads as f64 * c.seq_len as f64 / (h * t) } else { 0.0 };
     LayerFactor { outside, inside, scores }
+}
+
+/// The MLP's activations inside the tensor-parallel region, in units of
+/// s·b·f: 2 bytes for each stored value. GeLU keeps its input (f wide) and the
+/// second matrix's input (f): 4 (Korthikanti et al. 2022, §4.1: 8 + 8 at f = 4h).
+/// SwiGLU's first matrix is 2f wide (gate and up), and the activation keeps that
+/// whole output as its input (Megatron-Core's fused `bias_swiglu`,
+/// `fusions/fused_bias_swiglu.py`: `ctx.save_for_backward(input, …)`) beside the
+/// second matrix's input (f): 4 + 2 = 6.
+fn mlp_inside(mlp: Mlp) -> f64 {
+    match mlp {
+        Mlp::Gelu => 4.0,
+        Mlp::Swiglu => 6.0,
+    }
 }
 
 /// Attention's activations inside the tensor-parallel region, in units of

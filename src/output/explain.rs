@@ -239,9 +239,15 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
                 (_, true, true) => ("2·s·b·h·L/t".into(), format!("2/{t}")),
                 (Convention::Megatron, false, _) => {
                     let moe = c.arch.is_moe();
-                    let f_term = if moe { "4·f·(top-k + S)/h" } else { "4f/h" };
+                    // SwiGLU keeps its 2f-wide input beside the second matrix's input: 6 where GeLU's is 4.
+                    let f_term = match (moe, c.arch.mlp == crate::config::Mlp::Swiglu) {
+                        (true, true) => "6·f·(top-k + S)/h",
+                        (true, false) => "4·f·(top-k + S)/h",
+                        (false, true) => "6f/h",
+                        (false, false) => "4f/h",
+                    };
                     let (tf, a) = (t as f64, c.arch.heads as f64);
-                    // The inside term's three pieces before ÷ t: 4, 4k/a, 4f/h.
+                    // The inside term's three pieces before ÷ t: 4, 4k/a, 4f/h (6f/h with SwiGLU).
                     let kv = 4.0 * c.arch.kv_heads as f64 / a;
                     (
                         format!(

@@ -84,6 +84,8 @@ pub enum Framework {
     Torchtitan,
     Torchtune,
     LlamaRecipes,
+    /// Hugging Face transformers on PyTorch, measured by this project (`tests/gpu/measure.py`).
+    Transformers,
 }
 
 impl Framework {
@@ -94,6 +96,7 @@ impl Framework {
             Framework::Torchtitan => "torchtitan",
             Framework::Torchtune => "torchtune",
             Framework::LlamaRecipes => "llama-recipes",
+            Framework::Transformers => "transformers",
         }
     }
 }
@@ -146,6 +149,60 @@ pub struct Row {
 
 const GIB: f64 = 1_073_741_824.0;
 const MIB: f64 = 1_048_576.0;
+
+/// A run measured by this project on one H200 (`tests/gpu/measure.py`):
+/// transformers' LlamaForCausalLM with SDPA attention and its own loss, fused
+/// AdamW, the gradients kept allocated between steps (`zero_grad(set_to_none=False)`),
+/// `max_memory_allocated` over three steps after the first; the records are
+/// served beside the page (`public/h200-runs.jsonl`; `docs/research/runs-h200.md`).
+/// Pure bf16: bf16 weights, gradients and moments, no fp32 copy.
+macro_rules! h200_bf16 {
+    ($($rest:expr),+) => {
+        concat!(
+            "convention=megatron&precision=bf16&grad-dtype=fp16&exp-avg-dtype=bf16&loss=standard&attention=flash&gpu=h200&",
+            $($rest),+
+        )
+    };
+}
+
+/// Llama 3.2 1B's shape (meta-llama/Llama-3.2-1B config.json).
+macro_rules! llama_1b {
+    ($rest:literal) => {
+        h200_bf16!(
+            "layers=16&hidden=2048&heads=32&kv-heads=8&ffn=8192&mlp=swiglu&vocab=128256&tie-embeddings=1&",
+            $rest
+        )
+    };
+}
+
+/// Llama 3.2 3B's shape (meta-llama/Llama-3.2-3B config.json).
+macro_rules! llama_3b {
+    ($rest:literal) => {
+        h200_bf16!(
+            "layers=28&hidden=3072&heads=24&kv-heads=8&ffn=8192&mlp=swiglu&vocab=128256&tie-embeddings=1&",
+            $rest
+        )
+    };
+}
+
+/// The records of this project's H200 runs, served with the page.
+pub const H200_RUNS: &str = "h200-runs.jsonl";
+
+/// A row of this project's H200 runs: `max_memory_allocated`, bytes, one GPU.
+const fn h200(name: &'static str, model: &'static str, query: &'static str, bytes: f64) -> Row {
+    Row {
+        name,
+        framework: Framework::Transformers,
+        model,
+        query,
+        published: Published::Measured(bytes),
+        metric: Metric::Allocated,
+        rank: Rank::Peak,
+        source: H200_RUNS,
+        inferred: false,
+        gap: None,
+    }
+}
 
 /// Megatron-Core's functional-test GPT (`tests/functional_tests/test_cases/gpt/`):
 /// 12 layers, h 512, 8 heads, GELU, tied embeddings, s 1024, micro-batch 4, 8 GPUs.
@@ -415,6 +472,37 @@ pub static ROWS: &[Row] = &[
         "https://github.com/pytorch/torchtune/blob/e802c057d17773f65cf80721807086724e4fa7db/README.md",
     ),
     // llama-recipes, Llama 2 7B with FSDP on 4 A100 40GB, activation checkpointing: 29 GiB reserved (batch and length inferred).
+    h200("h200-1b", "Llama 3.2 1B", llama_1b!("seq-len=4096&micro-batch=2"), 36_943_113_728.0),
+    h200("h200-1b-full", "Llama 3.2 1B", llama_1b!("seq-len=4096&micro-batch=2&recompute=full"), 23_236_144_640.0),
+    h200(
+        "h200-1b-mixed",
+        "Llama 3.2 1B",
+        // fp32 weights, gradients and moments under autocast, which keeps a bf16 copy of each
+        // weight through the step: 4 + 4 + 8 + 2 bytes, as mixed precision's 2 + 4 (fp32 gradients) + 12.
+        "convention=megatron&precision=mixed&grad-dtype=fp32&loss=standard&attention=flash&gpu=h200&layers=16&hidden=2048&heads=32&kv-heads=8&ffn=8192&mlp=swiglu&vocab=128256&tie-embeddings=1&seq-len=4096&micro-batch=2",
+        52_020_079_616.0,
+    ),
+    h200(
+        "h200-1b-s8192-full",
+        "Llama 3.2 1B",
+        llama_1b!("seq-len=8192&micro-batch=4&recompute=full"),
+        63_076_068_864.0,
+    ),
+    h200("h200-3b", "Llama 3.2 3B", llama_3b!("seq-len=4096&micro-batch=2"), 68_670_019_072.0),
+    h200("h200-3b-s8192-full", "Llama 3.2 3B", llama_3b!("seq-len=8192&micro-batch=1&recompute=full"), 39_992_813_056.0),
+    h200("h200-8b", "Llama 3 8B", h200_bf16!("model=llama-3-8b&seq-len=4096&micro-batch=1"), 97_074_286_592.0),
+    h200(
+        "h200-8b-s8192-full",
+        "Llama 3 8B",
+        h200_bf16!("model=llama-3-8b&seq-len=8192&micro-batch=1&recompute=full"),
+        79_337_705_472.0,
+    ),
+    h200(
+        "h200-8b-s2048-b4-full",
+        "Llama 3 8B",
+        h200_bf16!("model=llama-3-8b&seq-len=2048&micro-batch=4&recompute=full"),
+        79_334_510_592.0,
+    ),
     Row {
         name: "llama-recipes-7b",
         framework: Framework::LlamaRecipes,

@@ -34,12 +34,18 @@ fn framework_color(f: Framework) -> usize {
         Framework::Torchtitan => 1,
         Framework::Torchtune => 2,
         Framework::LlamaRecipes => 8,
+        Framework::Transformers => 9,
     }
 }
 
 /// Frameworks in the legend's order.
-const FRAMEWORKS: [Framework; 4] =
-    [Framework::MegatronLm, Framework::Torchtitan, Framework::Torchtune, Framework::LlamaRecipes];
+const FRAMEWORKS: [Framework; 5] = [
+    Framework::MegatronLm,
+    Framework::Torchtitan,
+    Framework::Torchtune,
+    Framework::LlamaRecipes,
+    Framework::Transformers,
+];
 
 /// The choices a row's query makes that tell runs of one model apart, as a person says them.
 const TOLD: [K; 6] = [K::Zero, K::Recompute, K::Attention, K::SequenceParallel, K::Optimizer, K::Precision];
@@ -54,6 +60,10 @@ fn run_text(lang: Lang, r: &Checked) -> String {
     parts.push(format!("t·p·d\u{a0}=\u{a0}{}·{}·{}", l.tp, l.pp, l.dp));
     if l.cp > 1 {
         parts.push(format!("cp\u{a0}{}", l.cp));
+    }
+    // The sequence and micro-batch, where the row gives them: runs of one model and layout differ by them.
+    if let (Some(sq), Some(b)) = (value(K::SeqLen), value(K::MicroBatch)) {
+        parts.push(format!("s·b\u{a0}=\u{a0}{sq}·{b}"));
     }
     if r.vpp > 1 {
         parts.push(format!("v\u{a0}=\u{a0}{}", r.vpp));
@@ -74,7 +84,9 @@ fn run_text(lang: Lang, r: &Checked) -> String {
 /// Which rank the figure is from, and the stage the calculator gives for it.
 fn rank_text(ctx: Ctx, r: &Checked) -> String {
     let stage = ctx.t("stage");
-    match (r.layout.pp, r.row.rank) {
+    let l = r.layout;
+    match (l.pp, r.row.rank) {
+        (1, Rank::Peak) if l.tp * l.dp * l.cp == 1 => ctx.t("validation-rank-one").to_string(),
         (1, Rank::Peak) => ctx.t("validation-rank-max").to_string(),
         (1, _) => ctx.t("validation-rank-any").to_string(),
         (p, Rank::Peak) => format!("{} ({stage} {}/{p})", ctx.t("validation-rank-max"), r.stage + 1),
