@@ -22,7 +22,10 @@ BUDGET_KIB=${BUDGET_KIB:-230}
 # 331 → 332 (issue 25): activation offload (its key, its term and its CPU share), 0.7 KiB (330.2 → 330.9).
 # 332 → 333 (issues 25 and 26): nine validation rows measured by this project on an H200 with their
 # framework and rank text, and two catalogue models (Mixtral 8x22B, DeepSeek-V2-Lite), 0.7 KiB (331.3 → 332.0).
-CEILING_KIB=${CEILING_KIB:-333}
+# 333 → 338 (issue 26): the step time against measured throughput on the page (18 runs of three
+# stacks with their anchors' rates, its table and texts in both languages), 4.6 KiB, and four more
+# measured rows (two mixtures of experts on the H200), 0.3 KiB (332.0 → 337.1).
+CEILING_KIB=${CEILING_KIB:-338}
 # The stable toolchain's fallback build is about 28 KiB larger (scripts/build.sh says so loudly).
 if [ "$(cat target/wasm-toolchain.txt 2>/dev/null)" = stable ]; then
   CEILING_KIB=$((CEILING_KIB + 30))

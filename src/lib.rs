@@ -33,7 +33,7 @@ pub mod units;
 // command line, the page and the tests name them so.
 pub use input::{hf, keys, link, megatron, page, presets, settings};
 pub use model::{arch, catalog, config, pp_layout};
-pub use output::{explain, json, report, validation};
+pub use output::{explain, json, report, throughput, validation};
 pub use search::{planner, remedy, sweep};
 pub use time::{compute, parallel, step};
 

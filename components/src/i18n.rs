@@ -497,6 +497,16 @@ pub fn warnings_count(lang: Lang, n: usize) -> String {
 }
 
 /// The validation table's verdict: "31 measured runs; median |error| 4.7 % over the 23 whose setup is fully published (accepted: 10 %)".
+pub fn throughput_summary(lang: Lang, counted: usize, median: f64, limit: f64) -> String {
+    let (m, l) = (format!("{:.1}", 100.0 * median), format!("{:.0}", 100.0 * limit));
+    match lang {
+        Lang::En => format!(
+            "{counted} measured runs beside their anchors; median |error| {m}\u{a0}% (accepted: {l}\u{a0}% each)."
+        ),
+        Lang::Ko => format!("기준 실행을 뺀 실측 {counted}건의 오차 절댓값 중앙값은 {m}%입니다 (허용: 건마다 {l}%)."),
+    }
+}
+
 pub fn validation_summary(lang: Lang, measured: usize, counted: usize, median: f64, limit: f64) -> String {
     let (m, l) = (format!("{:.1}", 100.0 * median), format!("{:.0}", 100.0 * limit));
     match lang {
@@ -644,7 +654,7 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "gpus-axis" => ("GPUs N", "GPU 수 N"),
         "seq-axis" => ("sequence length s", "시퀀스 길이 s"),
         "tokens-axis" => ("tokens D", "토큰 수 D"),
-        "bubble" => ("pipeline bubble (p−1)/(m+p−1)", "파이프라인 버블 (p−1)/(m+p−1)"),
+        "bubble" => ("pipeline bubble (p−1)/(v·m+p−1)", "파이프라인 버블 (p−1)/(v·m+p−1)"),
         "of-the-step" => ("of the step", "(스텝 대비)"),
         "global-batch-label" => ("global batch", "전역 배치"),
         "sequences" => ("sequences", "시퀀스"),
@@ -676,6 +686,15 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "validation-rank-max" => ("the heaviest rank", "가장 무거운 랭크"),
         "validation-rank-any" => ("every rank alike", "모든 랭크 같음"),
         "validation-rank-one" => ("a single GPU", "단일 GPU"),
+        "throughput-title" => ("Step time: tokens per second per GPU", "스텝 시간: GPU당 초당 토큰 수"),
+        "throughput-intro" => (
+            "Measured training throughput beside the step-time model's. The achieved rate τ belongs to the software as much as to the GPU (on H100s, 377 to 620 TFLOP/s here), so each run takes it from an anchor: a run of the same software on the same GPU, its measured tokens per second times this calculator's FLOPs per token. What the table tests is what the model adds to the compute: attention at other lengths, recomputation, the pipeline bubble and the communication of larger layouts. Anchors are shown, not counted.",
+            "실측 학습 처리량과 스텝 시간 모델의 값을 나란히 보여 줍니다. 실제 연산 속도 τ는 GPU만큼이나 소프트웨어에 달려 있으므로(여기서 H100은 377~620 TFLOP/s), 각 실행은 같은 소프트웨어·같은 GPU의 기준 실행에서 τ를 가져옵니다: 기준 실행의 실측 초당 토큰 수에 이 계산기의 토큰당 FLOP을 곱한 값입니다. 그래서 이 표가 검증하는 것은 모델이 연산에 더하는 부분입니다: 다른 시퀀스 길이에서 어텐션의 몫, 재계산, 파이프라인 버블, 더 큰 병렬 구성의 통신. 기준 실행은 보여 주되 오차 집계에는 넣지 않습니다.",
+        ),
+        "throughput-gpus" => ("GPUs", "GPU 수"),
+        "throughput-tau" => ("τ, TFLOP/s (of peak)", "τ, TFLOP/s (최대치 대비)"),
+        "throughput-measured" => ("measured tokens/s", "실측 토큰/s"),
+        "throughput-anchor" => ("(anchor: its τ)", "(기준 실행: 이 τ의 출처)"),
         "validation-gap-fp16-grads" => (
             "(fp16 gradients and their fp32 copy: 20 bytes/param, 18 here)",
             "(fp16 그래디언트와 그 fp32 사본: 파라미터당 20바이트, 여기서는 18바이트)",
@@ -791,6 +810,10 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "note-article-gradients" => (tmath::explain::note_english("note-article-gradients"), "원문의 3D 식은 그래디언트를 p로만 나눕니다. Megatron 방식은 t·p로 나눕니다."),
         "note-master-copy" => (tmath::explain::note_english("note-master-copy"), "혼합 정밀도는 가중치의 4바이트 fp32 사본을 따로 두고, 원문처럼 옵티마이저 상태에 포함합니다: 2 + 2 + 12 = 파라미터당 16바이트. 파라미터당 12바이트로 세는 일부 강의 자료(70B를 GPU 8장에 나누면 GPU당 105\u{a0}GB)는 이 사본을 빠뜨린 것이고, 16바이트로 세면 140\u{a0}GB입니다."),
         "note-pipeline-activations" => (tmath::explain::note_english("note-pipeline-activations"), "파이프라인 병렬화는 활성값을 줄이지 않습니다: 첫 단계가 L/p개 층의 마이크로배치를 m과 p 중 작은 수만큼 들고 있습니다."),
+        "note-step-days" => (
+            tmath::explain::note_english("note-step-days"),
+            "Megatron 방식에서 시간은 스텝 시간 모델로 계산합니다: 최적화 스텝 D ÷ (B·s)번(스텝마다 길이 s인 시퀀스 B개), 한 스텝은 τ(순수 연산 속도)로 계산한 연산 시간에 파이프라인 버블과 연산에 가려지지 않는 통신 시간을 더한 값입니다(아래 스텝 막대). 실측과 얼마나 가까운지는 '이 계산은 실제와 얼마나 가까운가'에 있습니다.",
+        ),
         "note-hardware-flops" => (
             tmath::explain::note_english("note-hardware-flops"),
             "공개된 학습 기록처럼 모델 FLOPs로 셉니다: 재계산은 여기서 빼고, 대신 학습 시간을 늘립니다(같은 실측 FLOP/s로 하드웨어가 하는 일).",
@@ -851,9 +874,13 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "step-cp" => ("context-parallel ring not hidden", "컨텍스트 병렬 링 통신 중 가려지지 않은 몫"),
         "step-ep" => ("expert-parallel exchange", "전문가 병렬 토큰 교환"),
         "step-throughput" => ("tokens per second per GPU", "GPU당 초당 토큰 수"),
-        "step-note" => (
-            "One model with the planner: days stay C/(N·τ), since τ is an end-to-end rate.",
-            "플래너와 같은 모델입니다. τ가 전 과정을 거친 실측 속도라서 학습 기간은 C/(N·τ) 그대로입니다.",
+        "step-note-megatron" => (
+            "One model with the planner, and the days above are its steps: D ÷ (B·s) of them. τ is the rate of compute alone; how close this comes to measured runs: \"How close is this to reality\".",
+            "플래너와 같은 모델이며, 위의 학습 기간은 이 스텝을 D ÷ (B·s)번 반복한 값입니다. τ는 순수 연산 속도입니다. 실측과 얼마나 가까운지는 '이 계산은 실제와 얼마나 가까운가'에 있습니다.",
+        ),
+        "step-note-article" => (
+            "One model with the planner. Under the article's convention the days stay C/(N·τ); under megatron they are this step's.",
+            "플래너와 같은 모델입니다. 원문 방식에서 학습 기간은 C/(N·τ) 그대로이고, Megatron 방식에서는 이 스텝으로 계산합니다.",
         ),
         "stages-key" => (
             "Under each stage: its layers × the forwards it holds in flight (micro-batches; with v virtual stages, chunks of L/(p·v) layers; with a pipeline layout, the rank's layers × micro-batches' worth of them); E the input embedding, L the output layer and the loss, M the MTP modules. A framework's peak is one rank's: Megatron-LM's TensorBoard figures are the last rank's, the last stage, while its log prints every stage of the first data-parallel replica.",

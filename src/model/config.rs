@@ -253,6 +253,10 @@ impl Layout {
     pub fn model_parallel(self) -> u64 {
         self.tp * self.pp
     }
+    /// The GPUs of one data-parallel replica, t·p·cp: N = d times this.
+    pub fn replica(self) -> u64 {
+        self.tp * self.pp * self.cp
+    }
 }
 
 /// Everything a formula may read, already checked: built by

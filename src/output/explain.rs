@@ -22,6 +22,7 @@ pub fn note_english(key: &str) -> &'static str {
         "note-logits-article" => "The article's formulas have no term for the loss; under the megatron convention it is the last stage's largest transient.",
         "note-achieved-flops" => "τ is the achieved FLOP/s, not the datasheet peak: the article cites 150 (GPT-NeoX) and 180 (FlashAttention) per A100; below 115 something is wrong.",
         "note-200b" => "Whatever the Chinchilla point, the article advises against fewer than 200B tokens.",
+        "note-step-days" => "Under the megatron convention the time is the step-time model's: D ÷ (B·s) optimizer steps (B sequences of s tokens each), each its compute at τ (the rate of compute alone), the pipeline bubble and the communication compute does not hide — the step bar below. How close it comes to measured runs: \"How close is this to reality\".",
         "note-hardware-flops" => "Model FLOPs, as published runs report them: recomputation is left out here and lengthens the time instead (hardware work at the same achieved FLOP/s).",
         "note-reserve" => "What the formulas leave out: the CUDA context, NCCL and framework buffers (1–2\u{a0}GB per GPU), and the allocator's fragmentation. nvidia-smi shows them; the article's formulas do not, so they are 0 under its convention.",
         _ => "",
@@ -504,6 +505,12 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
             ],
             note: None,
         },
+        Item::GpuHours if megatron_compute => Explanation {
+            formula: "days · 24 · N".into(),
+            substituted: format!("{} · 24 · {} = {}", n(r.days()), c.layout.gpus(), n(r.gpu_hours())),
+            sources: &[Cite::Paper("Narayanan et al. 2021")],
+            note: Some("note-step-days"),
+        },
         Item::GpuHours => Explanation {
             formula: hardware("C ÷ τ ÷ 3600"),
             substituted: format!(
@@ -514,6 +521,19 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
             ),
             sources: &[Cite::Article(Section::ComputeRequirements)],
             note: Some("note-achieved-flops"),
+        },
+        // Under `megatron`: the run's optimizer steps, each the step-time model's total.
+        Item::Days if megatron_compute => Explanation {
+            formula: "D ÷ (B · s) · t_step ÷ 86 400".into(),
+            substituted: format!(
+                "{} ÷ {} · {} s ÷ 86400 = {}",
+                n(c.tokens.get()),
+                n(crate::parallel::tokens_per_step(c)),
+                n(r.step.total),
+                n(r.days())
+            ),
+            sources: &[Cite::Paper("Narayanan et al. 2021")],
+            note: Some("note-step-days"),
         },
         Item::Days => Explanation {
             formula: hardware("C ÷ (N · τ) ÷ 86 400"),

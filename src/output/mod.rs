@@ -6,4 +6,5 @@
 pub mod explain;
 pub mod json;
 pub mod report;
+pub mod throughput;
 pub mod validation;

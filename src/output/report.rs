@@ -318,16 +318,29 @@ impl Report {
     pub fn hardware_flops(&self) -> Flops {
         self.compute.total()
     }
+    /// GPU-hours: C/τ under `article` (the article's count); under `megatron`
+    /// the step-time model's, N GPUs for the run's steps.
     pub fn gpu_hours(&self) -> f64 {
-        compute::gpu_hours(self.hardware_flops(), self.config.flops_per_gpu)
+        match self.config.convention {
+            Convention::Article => compute::gpu_hours(self.hardware_flops(), self.config.flops_per_gpu),
+            Convention::Megatron => self.days() * 24.0 * self.config.layout.gpus() as f64,
+        }
     }
-    /// Days: C/(N·τ) under both conventions for now. The step-time model
-    /// ([`Report::step`]) adds the bubble and the exposed communication, but
-    /// the catalogue's τ are end-to-end rates (Llama 3's 38–43 % MFU counts
-    /// its own bubble and communication), so its days would count them twice
-    /// until τ is a rate of compute alone; its overhead is a warning instead.
+    /// Days: C/(N·τ) under `article`, verbatim (a warning gives the bubble's and
+    /// the exposed communication's share where they add more than 10 %); under
+    /// `megatron`, the step-time model's: D / tokens per step optimizer steps of
+    /// [`Report::step`]'s total, τ the rate of compute alone (`tmath::throughput`
+    /// holds this against measured runs).
     pub fn days(&self) -> f64 {
-        compute::days(self.hardware_flops(), self.config.layout.gpus(), self.config.flops_per_gpu)
+        match self.config.convention {
+            Convention::Article => {
+                compute::days(self.hardware_flops(), self.config.layout.gpus(), self.config.flops_per_gpu)
+            }
+            Convention::Megatron => {
+                let steps = self.config.tokens.get() / parallel::tokens_per_step(&self.config).max(1.0);
+                steps * self.step.total / 86_400.0
+            }
+        }
     }
     pub fn tokens_per_second_per_gpu(&self) -> f64 {
         step::tokens_per_second_per_gpu(&self.config, &self.step)
@@ -348,13 +361,15 @@ impl Report {
     pub fn tokens_per_param(&self) -> f64 {
         self.config.tokens.get() / self.config.params.get()
     }
-    /// The pipeline bubble relative to the ideal step, (p−1)/m.
+    /// The pipeline bubble relative to the ideal step, (p−1)/m, or (p−1)/(v·m)
+    /// with v virtual stages interleaved: the step-time model's ([`step::bubble_share`]).
     pub fn bubble(&self) -> f64 {
-        parallel::bubble_overhead(self.config.layout.pp, self.config.grad_accum)
+        step::bubble_share(&self.config)
     }
-    /// The share of the step the pipeline idles, (p−1)/(m+p−1).
+    /// The share of the step the pipeline idles, (p−1)/(v·m + p − 1).
     pub fn bubble_fraction(&self) -> f64 {
-        parallel::bubble_fraction(self.config.layout.pp, self.config.grad_accum)
+        let b = self.bubble();
+        b / (1.0 + b)
     }
     pub fn global_batch(&self) -> f64 {
         parallel::global_batch(&self.config)
@@ -473,7 +488,8 @@ pub fn warnings(
     if c.convention == Convention::Article && with_attention > 1.1 * six_pd {
         w.push(Warning::AttentionFlops { share: with_attention / six_pd - 1.0, with_attention });
     }
-    if st.total > 1.1 * st.compute {
+    // Under `megatron` the days are the step's; under `article` they leave it out, and say so.
+    if c.convention == Convention::Article && st.total > 1.1 * st.compute {
         w.push(Warning::StepOverhead { bubble: st.bubble / st.compute, comm: st.exposed_comm / st.compute });
     }
     w

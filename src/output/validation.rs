@@ -503,6 +503,45 @@ pub static ROWS: &[Row] = &[
         h200_bf16!("model=llama-3-8b&seq-len=2048&micro-batch=4&recompute=full"),
         79_334_510_592.0,
     ),
+    // Mixtures of experts cut to a few layers (their parameter counts are transformers' own to the unit).
+    h200(
+        "h200-mixtral-4l",
+        "Mixtral 8x7B, L\u{a0}=\u{a0}4",
+        h200_bf16!(
+            "layers=4&hidden=4096&heads=32&kv-heads=8&ffn=14336&mlp=swiglu&vocab=32000&tie-embeddings=0&",
+            "experts=8&top-k=2&moe-ffn=14336&seq-len=4096&micro-batch=1"
+        ),
+        56_022_609_920.0,
+    ),
+    h200(
+        "h200-mixtral-4l-full",
+        "Mixtral 8x7B, L\u{a0}=\u{a0}4",
+        h200_bf16!(
+            "layers=4&hidden=4096&heads=32&kv-heads=8&ffn=14336&mlp=swiglu&vocab=32000&tie-embeddings=0&",
+            "experts=8&top-k=2&moe-ffn=14336&seq-len=4096&micro-batch=1&recompute=full"
+        ),
+        51_611_289_600.0,
+    ),
+    h200(
+        "h200-dsv2lite-8l",
+        "DeepSeek-V2-Lite, L\u{a0}=\u{a0}8",
+        h200_bf16!(
+            "layers=8&hidden=2048&heads=16&ffn=10944&mlp=swiglu&vocab=102400&tie-embeddings=0&experts=64&shared-experts=2&",
+            "top-k=6&moe-ffn=1408&dense-layers=1&kv-lora-rank=512&q-lora-rank=0&qk-head-dim=128&qk-rope-head-dim=64&",
+            "v-head-dim=128&seq-len=4096&micro-batch=1"
+        ),
+        48_702_269_440.0,
+    ),
+    h200(
+        "h200-dsv2lite-8l-full",
+        "DeepSeek-V2-Lite, L\u{a0}=\u{a0}8",
+        h200_bf16!(
+            "layers=8&hidden=2048&heads=16&ffn=10944&mlp=swiglu&vocab=102400&tie-embeddings=0&experts=64&shared-experts=2&",
+            "top-k=6&moe-ffn=1408&dense-layers=1&kv-lora-rank=512&q-lora-rank=0&qk-head-dim=128&qk-rope-head-dim=64&",
+            "v-head-dim=128&seq-len=4096&micro-batch=1&recompute=full"
+        ),
+        42_084_522_496.0,
+    ),
     Row {
         name: "llama-recipes-7b",
         framework: Framework::LlamaRecipes,
@@ -684,9 +723,14 @@ pub fn table() -> Vec<Checked> {
 
 /// The median |error| of the rows that count ([`Checked::counts`]).
 pub fn median_error(rows: &[Checked]) -> f64 {
+    median(rows.iter().filter(|r| r.counts()).map(|r| r.error().abs()))
+}
+
+/// The median of some values (0 for none).
+pub fn median(values: impl Iterator<Item = f64>) -> f64 {
     // Sorted by insertion: a few dozen rows, and the standard library's sort of f64 costs the page 1 KiB.
     let mut e: Vec<f64> = Vec::new();
-    for x in rows.iter().filter(|r| r.counts()).map(|r| r.error().abs()) {
+    for x in values {
         let at = e.iter().position(|&y| y > x).unwrap_or(e.len());
         e.insert(at, x);
     }

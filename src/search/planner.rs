@@ -108,13 +108,16 @@ pub fn step_seconds(c: &Config) -> f64 {
 
 /// The (ZeRO, recomputation, sequence parallelism) choices for a t and p:
 /// no ZeRO-2/3 with pipeline parallelism (DeepSpeed blocks it, article), no
-/// sequence parallelism without tensor parallelism (it would change nothing).
-fn strategies(t: u64, p: u64) -> impl Iterator<Item = (ZeroStage, Recompute, bool)> {
+/// sequence parallelism without tensor parallelism (it would change nothing),
+/// and no selective recomputation over FlashAttention, which already keeps no
+/// s×s scores: it would hold what no recomputation holds and compute more.
+fn strategies(base: &Config, t: u64, p: u64) -> impl Iterator<Item = (ZeroStage, Recompute, bool)> {
+    let flash = base.attention == crate::config::Attention::Flash;
     ZeroStage::ALL
         .into_iter()
         .filter(move |z| !(p > 1 && z.shards_gradients()))
         .flat_map(|z| Recompute::ALL.iter().flat_map(move |&r| [(z, r, false), (z, r, true)]))
-        .filter(move |&(_, _, sp)| !(sp && t == 1))
+        .filter(move |&(_, r, sp)| !(sp && t == 1 || flash && r == Recompute::Selective))
 }
 
 /// Tensor-parallel degrees to try: divisors of the heads and the key/value
@@ -160,7 +163,7 @@ pub fn layouts(base: &Config, o: &PlanOptions, n: u64) -> Vec<Plan> {
                 continue;
             }
             // With one rank in the shard group (d·cp = 1) every ZeRO stage is ZeRO-0: listed once.
-            for (zero, recompute, sp) in strategies(t, p).filter(|(z, ..)| d * cp > 1 || z.get() == 0) {
+            for (zero, recompute, sp) in strategies(base, t, p).filter(|(z, ..)| d * cp > 1 || z.get() == 0) {
                 // Micro-batches: powers of two with b·d dividing G; m = G/(b·d), and
                 // m ≥ p (an unfilled pipeline is never the answer).
                 let bs = (0..).map(|k| 1u64 << k).take_while(|b| b * d <= o.global_batch);
@@ -260,7 +263,7 @@ pub fn min_gpus(base: &Config, o: &PlanOptions) -> Option<u64> {
                         && (d * cp).is_multiple_of(base.ep)
                 })
                 .collect();
-            for (zero, recompute, sp) in strategies(t, p) {
+            for (zero, recompute, sp) in strategies(base, t, p) {
                 let fits = |d: u64| {
                     let c = leanest(base, t, p, d, zero, recompute, sp);
                     memory::training_memory(&c).total().get() <= c.gpu_mem_bytes

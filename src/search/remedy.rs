@@ -90,7 +90,7 @@ pub fn for_config(c: &Config) -> Vec<Remedy> {
     // with ZeRO-3 (sharding is what is missing), full recomputation (activations
     // do not shrink with d), or both; a combination that already fits on the
     // GPUs at hand is no reason for more of them.
-    let mp = c.layout.model_parallel() * c.layout.cp;
+    let mp = c.layout.replica();
     // Per-GPU memory never grows with d (a property test holds it), so the
     // fewest that fit are found by bisection, not by trying every d.
     let candidates: Vec<u64> = (c.layout.dp + 1..=(16384 / mp).max(c.layout.dp))

@@ -66,7 +66,7 @@ pub fn memory_vs_seq_len(base: &Config, seq_lens: &[u64]) -> Vec<(f64, f64)> {
 
 /// Data-parallel degrees giving the GPU counts, for the base's t·p.
 fn dp_for(base: &Config, gpus: &[u64]) -> Vec<(u64, u64)> {
-    let mp = base.layout.model_parallel();
+    let mp = base.layout.replica();
     gpus.iter().filter(|&&n| n >= mp && n.is_multiple_of(mp)).map(|&n| (n, n / mp)).collect()
 }
 
@@ -83,7 +83,8 @@ pub fn memory_vs_gpus(base: &Config, gpus: &[u64]) -> [Vec<(f64, f64)>; 4] {
     })
 }
 
-/// Wall-clock days against N (T = C/(N·τ)).
+/// Wall-clock days against N: the report's days (C/(N·τ) under `article`, the
+/// step-time model's under `megatron`), d grown at the same t·p·cp.
 pub fn days_vs_gpus(base: &Config, gpus: &[u64]) -> Vec<(f64, f64)> {
     dp_for(base, gpus)
         .into_iter()
@@ -91,9 +92,9 @@ pub fn days_vs_gpus(base: &Config, gpus: &[u64]) -> Vec<(f64, f64)> {
         .collect()
 }
 
-/// Powers of two from t·p up to `max`.
+/// Powers of two from t·p·cp up to `max`.
 pub fn gpu_counts(base: &Config, max: u64) -> Vec<u64> {
-    let mp = base.layout.model_parallel();
+    let mp = base.layout.replica();
     (0..40).map(|k| mp << k).take_while(|&n| n <= max.max(mp)).collect()
 }
 
@@ -158,5 +159,27 @@ mod tests {
         assert!(by_zero[3].windows(2).all(|w| w[1].1 <= w[0].1));
         let days = days_vs_gpus(&c, &gpus);
         assert!((days[0].1 / days[1].1 - 2.0).abs() < 1e-9, "twice the GPUs, half the days");
+    }
+
+    /// The days line passes through the run it marks, context parallelism
+    /// included (its N is t·p·cp·d: the line's N once counted t·p·d), under both conventions.
+    #[test]
+    fn the_days_line_passes_through_the_run() {
+        for convention in ["article", "megatron"] {
+            let c = base(&[
+                ("model", "llama-3-70b"),
+                ("tp", "4"),
+                ("pp", "4"),
+                ("cp", "2"),
+                ("dp", "2"),
+                ("grad-accum", "64"),
+                ("convention", convention),
+            ]);
+            let n = c.layout.gpus();
+            assert_eq!(n, 64);
+            let line = days_vs_gpus(&c, &gpu_counts(&c, 1024));
+            let at = line.iter().find(|(x, _)| *x == n as f64).expect("the run's N is on the line");
+            assert_eq!(at.1, evaluate(&c).days(), "{convention}");
+        }
     }
 }

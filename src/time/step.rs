@@ -114,7 +114,7 @@ pub fn step_time(c: &Config) -> StepTime {
     let m = c.grad_accum as f64;
     let a = c.arch;
     let tokens_per_step = parallel::tokens_per_step(c);
-    let per_token = compute::compute(c).total().get() / c.tokens.get().max(1.0);
+    let per_token = hardware_flops_per_token(c);
     let slowest = slowest_layers(c) as f64;
     let stage_share = slowest * p / a.layers.max(1) as f64;
     let compute = tokens_per_step * per_token / (n * c.flops_per_gpu) * stage_share;
@@ -183,6 +183,13 @@ pub fn step_time(c: &Config) -> StepTime {
         exposed_comm,
         total: compute + bubble + exposed_comm,
     }
+}
+
+/// The hardware FLOPs of one trained token ([`compute::compute`] over D):
+/// 6·P, attention under `megatron`, recomputation's forward again. The
+/// achieved rate τ is counted against it.
+pub fn hardware_flops_per_token(c: &Config) -> f64 {
+    compute::compute(c).total().get() / c.tokens.get().max(1.0)
 }
 
 /// The most layers a stage holds: the pipeline runs at its pace. Without a

@@ -374,8 +374,24 @@ test("how close is this to reality: the table opens with its chart, meets its th
     return seen.size;
   });
   assert.ok(inks > 4, `${inks} colours`);
+  // The step time against measured throughput (issue 26): every counted run within 25 %, anchors
+  // not counted, the summary's median the rows' own, and a run's link loads cleanly.
+  const runs = await page.$$eval('[data-testid="throughput-row"]', (trs) =>
+    trs.map((tr) => ({
+      error: Number(tr.dataset.error),
+      counts: tr.dataset.counts === "true",
+      href: tr.querySelector("th a").getAttribute("href"),
+      warn: !!tr.querySelector(".warn"),
+    })),
+  );
+  assert.ok(runs.filter((r) => r.counts).length >= 12 && runs.some((r) => !r.counts), `${runs.length} runs`);
+  for (const r of runs) assert.ok(!r.warn && (!r.counts || Math.abs(r.error) <= 0.25), JSON.stringify(r));
+  const errs = runs.filter((r) => r.counts).map((r) => Math.abs(r.error)).sort((a, b) => a - b);
+  const mid = errs.length % 2 ? errs[(errs.length - 1) / 2] : (errs[errs.length / 2 - 1] + errs[errs.length / 2]) / 2;
+  const said = await page.textContent('[data-testid="throughput-summary"]');
+  assert.ok(said.includes(`${(100 * mid).toFixed(1)}%`) && said.includes("중앙값"), said);
   // A row's inputs are the calculator's keys: the link loads without a bad-key notice.
-  for (const r of [rows[3], rows[rows.length - 1]]) {
+  for (const r of [rows[3], rows[rows.length - 1], runs[2]]) {
     await page.goto(new URL(r.href, env.server.base).href);
     await page.waitForSelector('[data-testid="per-gpu-total"]');
     assert.equal(await page.$$eval('[data-testid="url-errors"]', (e) => e.length), 0, r.href);

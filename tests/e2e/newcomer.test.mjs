@@ -21,7 +21,7 @@ const KEEP = new Set([
   // Names of tools, papers and files (the validation table, the config reader), and PyTorch's
   // counters as its API spells them, in parentheses after the Korean.
   "Hugging", "Face", "config", "json", "PyTorch", "TensorBoard", "Korthikanti", "Megatron-LM", "Megatron-Core", "torchtitan", "torchtune", "GPT-2",
-  "llama-recipes", "transformers", "max", "allocated", "reserved",
+  "llama-recipes", "transformers", "NeMo", "torch", "compile", "DeepSeek-V2-Lite", "x7B", "x22B", "max", "allocated", "reserved",
   // The same names with a no-break hyphen (U+2011), which the word split takes apart.
   "LM", "Core", "llama", "recipes", "NVMe", "GPipe", "1F1B", "fp32", "fp16", "bf16", "fp8", "int8", "int4", "e4m3", "e5m2", "English", "FLOP", "LLM", "FlashAttention",
   // The English term in parentheses where a Korean term first appears (the glossary in i18n.rs).

@@ -49,6 +49,22 @@ SHAPES = {
                        tie_word_embeddings=False),
 }
 
+# Mixtures of experts, cut to a few layers so that one GPU holds them: transformers' own
+# MixtralForCausalLM and DeepseekV2ForCausalLM (latent attention, a dense first layer).
+MOE_SHAPES = {
+    # mistralai/Mixtral-8x7B-v0.1 config.json, 4 of its 32 layers
+    "mixtral-8x7b-4l": ("mixtral", dict(hidden_size=4096, intermediate_size=14336, num_hidden_layers=4,
+                                        num_attention_heads=32, num_key_value_heads=8, num_local_experts=8,
+                                        num_experts_per_tok=2, vocab_size=32000, tie_word_embeddings=False)),
+    # deepseek-ai/DeepSeek-V2-Lite config.json, 8 of its 27 layers (the first dense)
+    "deepseek-v2-lite-8l": ("deepseek_v2", dict(hidden_size=2048, intermediate_size=10944, moe_intermediate_size=1408,
+                                                num_hidden_layers=8, num_attention_heads=16, num_key_value_heads=16,
+                                                n_routed_experts=64, n_shared_experts=2, num_experts_per_tok=6,
+                                                first_k_dense_replace=1, kv_lora_rank=512, q_lora_rank=None,
+                                                qk_nope_head_dim=128, qk_rope_head_dim=64, v_head_dim=128,
+                                                vocab_size=102400, tie_word_embeddings=False)),
+}
+
 # name: (shape, precision, seq_len, micro_batch, recompute)
 RUNS = {
     "1b-bf16-s4096-b2": ("llama-3.2-1b", "bf16", 4096, 2, "none"),
@@ -60,6 +76,10 @@ RUNS = {
     "8b-bf16-s4096-b1": ("llama-3-8b", "bf16", 4096, 1, "none"),
     "8b-bf16-s8192-b1-full": ("llama-3-8b", "bf16", 8192, 1, "full"),
     "8b-bf16-s2048-b4-full": ("llama-3-8b", "bf16", 2048, 4, "full"),
+    "mixtral-4l-bf16-s4096-b1": ("mixtral-8x7b-4l", "bf16", 4096, 1, "none"),
+    "mixtral-4l-bf16-s4096-b1-full": ("mixtral-8x7b-4l", "bf16", 4096, 1, "full"),
+    "dsv2lite-8l-bf16-s4096-b1": ("deepseek-v2-lite-8l", "bf16", 4096, 1, "none"),
+    "dsv2lite-8l-bf16-s4096-b1-full": ("deepseek-v2-lite-8l", "bf16", 4096, 1, "full"),
 }
 
 WARM_STEPS = 1
@@ -76,11 +96,22 @@ def one(name):
     free, total = torch.cuda.mem_get_info()
     context_used = total - free
 
-    config = LlamaConfig(**SHAPES[shape], max_position_embeddings=max(seq, 8192), use_cache=False)
-    config._attn_implementation = "sdpa"
     dtype = torch.bfloat16 if precision == "bf16" else torch.float32
-    with torch.device("cuda"):
-        model = LlamaForCausalLM(config)
+    if shape in SHAPES:
+        config = LlamaConfig(**SHAPES[shape], max_position_embeddings=max(seq, 8192), use_cache=False)
+        config._attn_implementation = "sdpa"
+        with torch.device("cuda"):
+            model = LlamaForCausalLM(config)
+    else:
+        from transformers import AutoConfig, AutoModelForCausalLM
+
+        kind, kw = MOE_SHAPES[shape]
+        config = AutoConfig.for_model(kind, **kw, max_position_embeddings=max(seq, 8192), use_cache=False)
+        with torch.device("cuda"):
+            try:
+                model = AutoModelForCausalLM.from_config(config, attn_implementation="sdpa")
+            except (ValueError, ImportError):
+                model = AutoModelForCausalLM.from_config(config, attn_implementation="eager")
     model.to(dtype)
     model.train()
     torch.cuda.empty_cache()
@@ -140,6 +171,8 @@ def one(name):
         "torch": torch.__version__,
         "transformers": __import__("transformers").__version__,
         "sdpa_flash_enabled": torch.backends.cuda.flash_sdp_enabled(),
+        "attn_implementation": getattr(model.config, "_attn_implementation", None),
+        "model_class": type(model).__name__,
     }
 
 

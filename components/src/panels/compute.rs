@@ -50,12 +50,12 @@ pub fn ComputeView(
 ) -> impl IntoView {
     let ctx = use_ctx();
     let r = ctx.shown;
-    // Alone, the view shows T = C/(N·τ) as a line: days against N, this run marked.
+    // Alone, the view shows the days as a line against N, this run marked.
     let chart = (mode != Mode::Page).then(|| {
         let scene = Signal::derive(move || {
             r.with(|r| {
                 let n = r.config.layout.gpus();
-                let lo = r.config.layout.model_parallel();
+                let lo = r.config.layout.replica();
                 let counts = sweep::gpu_counts(&r.config, (n * 64).max(lo * 1024));
                 LineScene {
                     series: vec![Series {
@@ -221,7 +221,10 @@ fn StepBar() -> impl IntoView {
                 </li>
             }).collect_view()}
         </ul>
-        <p class="detail"><Tr key="step-note" /></p>
+        <p class="detail">{move || {
+            let megatron = r.with(|r| r.config.convention == tmath::config::Convention::Megatron);
+            ctx.t(if megatron { "step-note-megatron" } else { "step-note-article" })
+        }}</p>
     }
 }
 

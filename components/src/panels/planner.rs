@@ -86,20 +86,23 @@ pub fn PlannerView(
             </Show>
             <p class="detail">
                 {move || {
-                    let (reserve, fragmentation, intra, inter) = base.with(|r| {
-                        r.as_ref().map_or((0.0, 0.0, 0.0, 0.0), |r| {
+                    let (reserve, fragmentation, intra, inter, cp) = base.with(|r| {
+                        r.as_ref().map_or((0.0, 0.0, 0.0, 0.0, 1), |r| {
                             let c = &r.config;
                             (
                                 c.reserve_bytes / 1e9,
                                 c.fragmentation * 100.0,
                                 c.intra_node_bytes_per_s / 1e9,
                                 c.inter_node_bytes_per_s / 1e9,
+                                c.layout.cp,
                             )
                         })
                     });
+                    // Context parallelism is kept as given: every layout below is t·p·d of N/cp.
+                    let cp = if cp > 1 { format!(" · cp\u{a0}=\u{a0}{cp} (N\u{a0}=\u{a0}t·p·cp·d)") } else { String::new() };
                     ctx.plan.with(|o| {
                         format!(
-                            "{} {}\u{a0}GB + {}% · {} G\u{a0}=\u{a0}{} · NVLink\u{a0}{}\u{a0}GB/s · InfiniBand\u{a0}{}\u{a0}GB/s",
+                            "{} {}\u{a0}GB + {}% · {} G\u{a0}=\u{a0}{} · NVLink\u{a0}{}\u{a0}GB/s · InfiniBand\u{a0}{}\u{a0}GB/s{cp}",
                             ctx.t("reserve"),
                             reserve,
                             fragmentation,

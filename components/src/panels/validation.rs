@@ -52,11 +52,14 @@ const TOLD: [K; 6] = [K::Zero, K::Recompute, K::Attention, K::SequenceParallel, 
 
 /// A row's run in words: the model, its layout (t·p·d, cp) and the choices that set it apart.
 fn run_text(lang: Lang, r: &Checked) -> String {
-    let pairs = tmath::link::parse_query(r.row.query);
+    run_words(lang, r.row.model, r.row.query, r.layout, r.vpp)
+}
+
+/// A run in words from its model, its query and the layout its check resolved.
+fn run_words(lang: Lang, model: &str, query: &str, l: tmath::config::Layout, vpp: u64) -> String {
+    let pairs = tmath::link::parse_query(query);
     let value = |k: K| pairs.iter().find(|(key, _)| key == k.row().name).map(|(_, v)| v.clone());
-    // The layout as the row's check resolved it.
-    let l = r.layout;
-    let mut parts = vec![r.row.model.to_string()];
+    let mut parts = vec![model.to_string()];
     parts.push(format!("t·p·d\u{a0}=\u{a0}{}·{}·{}", l.tp, l.pp, l.dp));
     if l.cp > 1 {
         parts.push(format!("cp\u{a0}{}", l.cp));
@@ -65,8 +68,8 @@ fn run_text(lang: Lang, r: &Checked) -> String {
     if let (Some(sq), Some(b)) = (value(K::SeqLen), value(K::MicroBatch)) {
         parts.push(format!("s·b\u{a0}=\u{a0}{sq}·{b}"));
     }
-    if r.vpp > 1 {
-        parts.push(format!("v\u{a0}=\u{a0}{}", r.vpp));
+    if vpp > 1 {
+        parts.push(format!("v\u{a0}=\u{a0}{vpp}"));
     }
     for k in TOLD {
         // Only what differs from this convention's default: flash under megatron is the default, stored scores are news.
@@ -240,6 +243,68 @@ pub fn Validation() -> impl IntoView {
                     <tbody>{body}</tbody>
                 </table>
             </div>
+            <Throughput />
         </details>
+    }
+}
+
+/// The step time against measured throughput (`tmath::throughput`): each run at
+/// the rate its anchor, the same software on the same GPU, achieved.
+#[component]
+fn Throughput() -> impl IntoView {
+    let ctx = use_ctx();
+    let rows = tmath::throughput::table();
+    let summary = {
+        let counted = rows.iter().filter(|r| r.counts()).count();
+        let median = tmath::throughput::median_error(&rows);
+        move || crate::i18n::throughput_summary(ctx.lang.get(), counted, median, tmath::throughput::ROW_LIMIT)
+    };
+    let body = rows
+        .into_iter()
+        .map(|r| {
+            let th = |key: &'static str| ctx.t(key);
+            let run = move || run_words(ctx.lang.get(), r.row.model, r.row.query, r.layout, r.vpp);
+            let whole = |x: f64| tmath::units::group_thousands(&format!("{:.0}", x));
+            let tau = format!("{:.0}\u{a0}({:.0}\u{a0}%)", r.tau / 1e12, 100.0 * r.peak_share);
+            // An anchor's 0.0 % is not "−0.0 %".
+            let e = if r.error().abs() < 5e-4 { 0.0 } else { r.error() };
+            let error = format!("{:+.1}%", 100.0 * e).replace('-', "−");
+            view! {
+                <tr data-testid="throughput-row" data-error=r.error().to_string() data-counts=r.counts().to_string()>
+                    <th scope="row">
+                        <span class="framework">{r.row.stack.name()}</span>" "
+                        <a href=format!("?{}", r.row.query)>{run}</a>
+                        {r.row.anchor.is_none().then(|| view! { <span class="detail">" "<Tr key="throughput-anchor" /></span> })}
+                    </th>
+                    <td class="num" data-label=th("throughput-gpus")>{r.layout.gpus()}</td>
+                    <td class="num" data-label=th("throughput-tau")>{tau}</td>
+                    <td class="num" data-label=th("throughput-measured")>
+                        <a href=r.row.source target="_blank" rel="noopener">{whole(r.row.measured)}</a>
+                    </td>
+                    <td class="num" data-label=th("validation-predicted")>{whole(r.predicted)}</td>
+                    <td class="num" class:warn=!r.within() data-label=th("validation-error")>{error}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <h3><Tr key="throughput-title" /></h3>
+        <p class="detail"><Tr key="throughput-intro" /></p>
+        <p data-testid="throughput-summary">{summary}</p>
+        <div class="table-scroll">
+            <table class="breakdown" data-testid="throughput">
+                <thead>
+                    <tr>
+                        <th scope="col"><Tr key="validation-run" /></th>
+                        <th scope="col" class="num"><Tr key="throughput-gpus" /></th>
+                        <th scope="col" class="num"><Tr key="throughput-tau" /></th>
+                        <th scope="col" class="num"><Tr key="throughput-measured" /></th>
+                        <th scope="col" class="num"><Tr key="validation-predicted" /></th>
+                        <th scope="col" class="num"><Tr key="validation-error" /></th>
+                    </tr>
+                </thead>
+                <tbody>{body}</tbody>
+            </table>
+        </div>
     }
 }
