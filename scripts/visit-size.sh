@@ -25,7 +25,9 @@ BUDGET_KIB=${BUDGET_KIB:-230}
 # 333 → 338 (issue 26): the step time against measured throughput on the page (18 runs of three
 # stacks with their anchors' rates, its table and texts in both languages), 4.6 KiB, and four more
 # measured rows (two mixtures of experts on the H200), 0.3 KiB (332.0 → 337.1).
-CEILING_KIB=${CEILING_KIB:-338}
+# 338 → 339 (issue 25): FP8 training (fp8 and fp8-param-gather, their labels in both languages, the
+# weights' copies and the activations' saving with their formulas and details, MXFP8's refusal), 1.6 KiB (337.1 → 338.7).
+CEILING_KIB=${CEILING_KIB:-339}
 # The stable toolchain's fallback build is about 28 KiB larger (scripts/build.sh says so loudly).
 if [ "$(cat target/wasm-toolchain.txt 2>/dev/null)" = stable ]; then
   CEILING_KIB=$((CEILING_KIB + 30))

@@ -100,10 +100,17 @@ fn an_fp8_launch_script() {
     assert_eq!(c.arch.vocab, 50432);
     assert_eq!((c.recompute, c.recompute_every), (tmath::config::Recompute::Full, 2));
     assert_eq!(c.arch.ffn, 2048);
-    // FP8 is not modelled yet: its flags are named.
-    for flag in ["--fp8-format", "--fp8-recipe", "--fp8-param-gather", "--tp-comm-overlap", "--normalization"] {
+    // FP8: the recipe and the weights kept in FP8 alone; what has no effect here is named.
+    assert_eq!((c.fp8, c.fp8_param_gather), (tmath::config::Fp8Recipe::Tensorwise, true));
+    for flag in ["--fp8-format", "--fp8-recipe", "--fp8-param-gather"] {
+        assert!(!unused.contains(&flag.to_string()), "{flag}");
+    }
+    for flag in ["--tp-comm-overlap", "--normalization"] {
         assert!(unused.contains(&flag.to_string()), "{flag}");
     }
+    // Megatron-LM's default recipe is delayed scaling: one scale per tensor.
+    let (s, _, _) = load("--num-layers 2 --hidden-size 512 --num-attention-heads 8 --fp8-format e4m3");
+    assert_eq!(s.resolve().unwrap().fp8, tmath::config::Fp8Recipe::Tensorwise);
 }
 
 #[test]

@@ -1194,3 +1194,56 @@ fn link_bandwidths_follow_the_gpu() {
     let slow = eval(&[q.as_slice(), &[("intra-node-gbs", "300")]].concat());
     assert!(eval(&q).step.tp_comm < slow.step.tp_comm);
 }
+
+/// FP8 training (SPEC `fp8`; Transformer Engine's FP8 primer and "Performance
+/// considerations", as Megatron-Core runs it): what it adds, an FP8 copy of
+/// each layer GEMM's weight cached for the step in both layouts (2 bytes on
+/// Hopper, data and transpose; 1 on Blackwell for tensorwise; 2·(1 + 1/32)
+/// for MXFP8), and what it saves, the GEMMs' inputs kept for the weight
+/// gradient in one byte: the QKV and fc1 inputs (1 s·b·h each) and fc2's
+/// (f/h). Llama 3 8B's GEMM weights: P − 2·V·h − h = 6,979,584,000; its
+/// layer saves 1 + 1 + 3.5 = 5.5 s·b·h. With fp8-param-gather the copy is the
+/// weight. The article's convention and full recomputation are unchanged.
+#[test]
+fn fp8_training_copies_and_saves() {
+    let base = [("model", "llama-3-8b"), ("convention", "megatron"), ("seq-len", "8192"), ("dp", "8"), ("zero", "1")];
+    let run = |extra: &[(&str, &str)]| eval(&[base.as_slice(), extra].concat());
+    let none = run(&[("gpu", "h100-80gb")]);
+    let gemm = 8_030_261_248.0 - 2.0 * 128_256.0 * 4096.0 - 4096.0;
+    assert_eq!(gemm, 6_979_584_000.0);
+    let sbh = 8192.0 * 4096.0;
+    let weights = |r: &tmath::Report| r.per_gpu[Part::Model].get();
+    let act = |r: &tmath::Report| r.per_gpu[Part::Activations].get();
+    let hopper = run(&[("gpu", "h100-80gb"), ("fp8", "tensorwise")]);
+    assert_close(weights(&hopper) - weights(&none), 2.0 * gemm, 1e-9, "data and transpose");
+    assert_close(act(&none) - act(&hopper), 32.0 * sbh * 5.5, 1e-9, "1 + 1 + f/h per layer");
+    let gathered = run(&[("gpu", "h100-80gb"), ("fp8", "tensorwise"), ("fp8-param-gather", "1")]);
+    assert_eq!(weights(&gathered), weights(&none), "on Hopper the FP8 pair is as large as bf16");
+    let b200 = run(&[("gpu", "b200"), ("fp8", "tensorwise")]);
+    let b200_none = run(&[("gpu", "b200")]);
+    assert_close(weights(&b200) - weights(&b200_none), gemm, 1e-9, "one byte serves both layouts");
+    let b200_gathered = run(&[("gpu", "b200"), ("fp8", "tensorwise"), ("fp8-param-gather", "1")]);
+    assert_close(weights(&b200_none) - weights(&b200_gathered), gemm, 1e-9, "half the bf16 weights");
+    let mx = run(&[("gpu", "b200"), ("fp8", "mxfp8")]);
+    assert_close(weights(&mx) - weights(&b200_none), 2.0 * (1.0 + 1.0 / 32.0) * gemm, 1e-9, "two scaled copies");
+    assert_close(act(&b200_none) - act(&mx), 32.0 * sbh * 5.5 * (1.0 - 1.0 / 32.0), 1e-9, "scales kept");
+    // MXFP8 needs Blackwell: refused on Hopper, in the user's words (the page's and the CLI's).
+    let (s, errors) =
+        tmath::Settings::from_pairs([base.as_slice(), &[("gpu", "h100-80gb"), ("fp8", "mxfp8")]].concat());
+    assert!(errors.is_empty());
+    assert!(matches!(s.resolve(), Err(tmath::ConfigError::Mxfp8NeedsBlackwell { .. })));
+    // Full recomputation keeps each layer's bf16 input only; the article counts no FP8.
+    let full = |fp8: &str| act(&run(&[("gpu", "h100-80gb"), ("recompute", "full"), ("fp8", fp8)]));
+    assert_eq!(full("tensorwise"), full("none"));
+    let article = |fp8: &str| eval(&[("model", "llama-3-8b"), ("fp8", fp8)]).per_gpu.total();
+    assert_eq!(article("tensorwise"), article("none"));
+    // DeepSeek-V3 trained in FP8 with an MTP module: once both are given nothing is left out.
+    let v3 = |pairs: &[(&str, &str)]| {
+        eval(&[[("model", "deepseek-v3"), ("convention", "megatron")].as_slice(), pairs].concat())
+            .warnings
+            .iter()
+            .any(|w| w.code() == "not-modelled")
+    };
+    assert!(v3(&[]) && v3(&[("mtp-layers", "1")]) && v3(&[("fp8", "blockwise")]));
+    assert!(!v3(&[("mtp-layers", "1"), ("fp8", "blockwise")]));
+}

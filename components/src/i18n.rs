@@ -102,6 +102,8 @@ pub fn label(lang: Lang, k: K) -> &'static str {
         K::Etp => ("Expert tensor parallel etp (MoE)", "전문가 텐서 병렬 etp (MoE)"),
         K::Schedule => ("Pipeline schedule", "파이프라인 스케줄"),
         K::ExpAvgDtype => ("Optimizer moments' type", "옵티마이저 모멘트 타입"),
+        K::Fp8 => ("FP8 training (scaling recipe)", "FP8 학습 (스케일링 방식)"),
+        K::Fp8ParamGather => ("Weights kept in FP8 alone (no bf16 copy)", "가중치를 FP8로만 보관 (bf16 사본 없음)"),
         K::MainParams => ("Master weights (mixed precision)", "마스터 가중치 (혼합 정밀도)"),
         K::OffloadActivations => ("Activations offloaded to CPU (share)", "CPU로 옮기는 활성값 비율"),
         K::Vpp => ("Virtual stages per rank v (interleaved)", "랭크당 가상 스테이지 v (인터리브)"),
@@ -753,6 +755,9 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "article" => ("article (verbatim)", "원문 그대로"),
         "megatron" => ("Megatron (per rank)", "Megatron (랭크별)"),
         "none" => ("none", "없음"),
+        "tensorwise" => ("per tensor (one scale per tensor)", "텐서 단위 (텐서마다 스케일 하나)"),
+        "blockwise" => ("per block (1×128 and 128×128, DeepSeek-V3)", "블록 단위 (1×128·128×128, DeepSeek-V3)"),
+        "mxfp8" => ("MXFP8 (a scale per 32 values, Blackwell)", "MXFP8 (값 32개마다 스케일, 블랙웰)"),
         "selective" => ("selective", "선택적"),
         "full" => ("full", "전체"),
         "optimizer" => ("CPU", "CPU로"),
@@ -1011,7 +1016,7 @@ pub fn warning(lang: Lang, w: &Warning) -> String {
                 .iter()
                 .map(|p| match p {
                     tmath::catalog::Unmodelled::Mtp => "다중 토큰 예측(MTP) 모듈(MTP 모듈 수를 1로 하면 들어감)",
-                    tmath::catalog::Unmodelled::Fp8 => "FP8 학습",
+                    tmath::catalog::Unmodelled::Fp8 => "FP8 학습(FP8 학습을 블록 단위로 하면 들어감)",
                 })
                 .collect();
             format!("{model}의 {}은 이 계산에 들어 있지 않습니다", parts.join("과 "))
@@ -1132,6 +1137,9 @@ pub fn config_error(lang: Lang, e: &ConfigError) -> String {
         }
         ConfigError::EpNotDividingExperts { ep, experts } => {
             format!("층당 전문가 {experts}개를 전문가 병렬 크기(ep\u{a0}=\u{a0}{ep})로 나눌 수 없습니다")
+        }
+        ConfigError::Mxfp8NeedsBlackwell { gpu } => {
+            format!("MXFP8은 블랙웰 GPU(B200)에서만 돌아갑니다: {gpu}에서는 텐서 단위나 블록 단위 스케일링을 쓰세요")
         }
         ConfigError::ExpertGroups { etp, ep, ranks } => format!(
             "t·d·cp\u{a0}=\u{a0}{} etp·ep\u{a0}=\u{a0}{etp}·{ep}로 나눌 수 없습니다",

@@ -27,6 +27,9 @@ pub static PAGE: &[Section] = &[
             &[K::GradDtype],
             &[K::Optimizer, K::ExpAvgDtype],
             &[K::MainParams],
+            // The recipe's names are long: a row of its own.
+            &[K::Fp8],
+            &[K::Fp8ParamGather],
             &[K::Recompute],
             // Menus whose choices are long take a row of their own: on a phone a half row cuts them.
             &[K::RecomputeEvery, K::Vpp],

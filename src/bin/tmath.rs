@@ -143,10 +143,12 @@ fn receipt(r: &Report) -> String {
         // What each number is made of, after its amount.
         let detail = match part {
             Part::Model => {
+                let fp8 = tmath::memory::fp8_weight_bytes(c);
                 format!(
-                    "{} bytes/param ÷ {}",
+                    "{} bytes/param ÷ {}{}",
                     tmath::memory::model_bytes(c.precision).0,
-                    format_short(r.divisors.model)
+                    format_short(r.divisors.model),
+                    if fp8 != 0.0 { format!(", FP8 {} per GEMM weight", format_short(fp8)) } else { String::new() }
                 )
             }
             Part::Gradients => format!(
@@ -247,7 +249,7 @@ fn receipt(r: &Report) -> String {
         format_count(r.chinchilla_tokens().get())
     );
     s += &format!(
-        "PARALLELISM  global batch {} sequences ({} tokens), pipeline bubble {}% of the step ((p-1)/(m+p-1); {}% of the ideal step time, (p-1)/m), DP traffic {} GB/GPU/step\n",
+        "PARALLELISM  global batch {} sequences ({} tokens), pipeline bubble {}% of the step ((p-1)/(v·m+p-1); {}% of the ideal step time, (p-1)/(v·m)), DP traffic {} GB/GPU/step\n",
         format_count(r.global_batch()),
         format_count(r.tokens_per_step()),
         format_sig(100.0 * r.bubble_fraction()),

@@ -754,6 +754,20 @@ key_table! {
             set: |s, v| s.main_params = MainParams::parse(v.text()).unwrap_or(s.main_params),
         },
     },
+    Fp8 => Key {
+        name: "fp8", aliases: &[], kind: Kind::Choice(Fp8Recipe::names),
+        help: help!("FP8 training (megatron; Transformer Engine): none (default), tensorwise, blockwise or mxfp8 (Blackwell)"),
+        access: Access::Calc {
+            get: |s| word(s.fp8.as_str()),
+            shown: None,
+            set: |s, v| s.fp8 = Fp8Recipe::parse(v.text()).unwrap_or(s.fp8),
+        },
+    },
+    Fp8ParamGather => Key {
+        name: "fp8-param-gather", aliases: &[], kind: Kind::Switch,
+        help: help!("with fp8: the weights kept in FP8 alone, no bf16 copy (Megatron-LM's --fp8-param-gather)"),
+        access: Access::Calc { get: |s| flag(s.fp8_param_gather), shown: None, set: |s, v| s.fp8_param_gather = v.flag() },
+    },
     Loss => Key {
         name: "loss", aliases: &[], kind: Kind::Choice(Loss::names),
         help: help!("the loss's logits on the last stage (megatron): standard (PyTorch, fp32 copy), fused (Megatron-LM, in place; default) or chunked"),
@@ -1161,6 +1175,7 @@ impl ConfigError {
             ConfigError::EpNotDividingExperts { .. } => &[K::Ep, K::Experts],
             ConfigError::EpNotDividingDataParallel { .. } => &[K::Ep, K::Dp, K::Gpus],
             ConfigError::ExpertGroups { .. } => &[K::Etp, K::Ep, K::Dp, K::Gpus],
+            ConfigError::Mxfp8NeedsBlackwell { .. } => &[K::Fp8, K::Gpu],
         }
     }
 
@@ -1178,6 +1193,7 @@ impl ConfigError {
             ConfigError::ActiveAboveParams { .. } => K::ActiveParams,
             ConfigError::EpNotDividingExperts { .. } | ConfigError::EpNotDividingDataParallel { .. } => K::Ep,
             ConfigError::ExpertGroups { .. } => K::Etp,
+            ConfigError::Mxfp8NeedsBlackwell { .. } => K::Fp8,
         }
     }
 }

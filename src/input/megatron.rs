@@ -106,6 +106,7 @@ const SWITCHES: &[(&str, K, &str)] = &[
     ("bf16", K::Precision, "mixed"),
     ("fp16", K::Precision, "mixed"),
     ("cross-entropy-loss-fusion", K::Loss, "fused"),
+    ("fp8-param-gather", K::Fp8ParamGather, "1"),
 ];
 
 /// Latent attention's keys: they count only with `--multi-latent-attention`.
@@ -254,6 +255,20 @@ pub fn read(text: &str) -> Result<Mapped, ArgsError> {
         }
         Some("selective") => push(p, K::Recompute, "selective", "--recompute-granularity"),
         _ => {}
+    }
+    // FP8 is on with --fp8-format (e4m3 or hybrid); --fp8-recipe's default, delayed scaling, keeps
+    // one scale per tensor: tensorwise here, as current scaling (arguments.py).
+    if get("fp8-format").is_some() {
+        let recipe = match get("fp8-recipe") {
+            Some("blockwise") => "blockwise",
+            Some("mxfp8") => "mxfp8",
+            _ => "tensorwise",
+        };
+        push(p, K::Fp8, recipe, "--fp8-format");
+        used.push("fp8-format");
+        if get("fp8-recipe").is_some() {
+            used.push("fp8-recipe");
+        }
     }
     // The s×s scores are stored by the unfused backend and by the local implementation without flash.
     let local = get("transformer-impl") == Some("local") && !on("use-flash-attn");

@@ -60,6 +60,8 @@ pub struct Settings {
     pub main_params: MainParams,
     /// Share of the layers' stored activations offloaded to CPU memory, 0–1.
     pub offload_activations: f64,
+    pub fp8: Fp8Recipe,
+    pub fp8_param_gather: bool,
     pub recompute: Recompute,
     pub sequence_parallel: bool,
     pub partition_activations: bool,
@@ -165,6 +167,8 @@ impl Default for Settings {
             exp_avg_dtype: ExpAvgDtype::Fp32,
             main_params: MainParams::Fp32,
             offload_activations: 0.0,
+            fp8: Fp8Recipe::None,
+            fp8_param_gather: false,
             recompute: Recompute::None,
             sequence_parallel: false,
             partition_activations: false,
@@ -235,11 +239,16 @@ pub enum ConfigError {
     StageLayers { layers: u64, pp: u64, vpp: u64 },
     /// `pp-layout` does not read, or does not place this model on these stages.
     PpLayout(crate::pp_layout::LayoutError),
+    /// MXFP8 runs on Blackwell's tensor cores (compute capability 10.0 and up) only.
+    Mxfp8NeedsBlackwell { gpu: &'static str },
 }
 
 impl fmt::Display for ConfigError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            ConfigError::Mxfp8NeedsBlackwell { gpu } => {
+                write!(f, "fp8 mxfp8 needs a Blackwell GPU (B200); the {gpu} runs tensorwise or blockwise")
+            }
             ConfigError::GpuMismatch { gpus, tp, pp, cp: 1, dp } => {
                 write!(f, "gpus {gpus} ≠ tp·pp·dp = {tp}·{pp}·{dp} = {}", tp * pp * dp)
             }
@@ -484,6 +493,9 @@ impl Settings {
         if !arch.heads.is_multiple_of(tp) {
             return Err(ConfigError::TpNotDividingHeads { tp, heads: arch.heads });
         }
+        if self.fp8 == Fp8Recipe::Mxfp8 && self.gpu.sm < 100 {
+            return Err(ConfigError::Mxfp8NeedsBlackwell { gpu: self.gpu.label });
+        }
         if !arch.tp_divides().is_multiple_of(tp) && arch.heads.is_multiple_of(arch.kv_heads.max(1)) {
             return Err(ConfigError::TpNotDividingKvHeads { tp, kv_heads: arch.kv_heads });
         }
@@ -584,6 +596,8 @@ impl Settings {
             loss_chunks: self.loss_chunks,
             recompute_every: self.recompute_every,
             offload_activations: self.offload_activations,
+            fp8: self.fp8,
+            fp8_param_gather: self.fp8_param_gather,
             reserve_bytes: self.resolved_reserve_gb() * 1e9,
             fragmentation: self.resolved_fragmentation_pct() / 100.0,
             cpu_mem_bytes: self.cpu_mem * 1e9,

@@ -219,12 +219,66 @@ pub struct LayerFactor {
     pub outside: f64,
     pub inside: f64,
     pub scores: f64,
+    /// What FP8 training saves ([`fp8_activation_saving`]), already ÷ t where its tensors are.
+    pub fp8_saving: f64,
 }
 
 impl LayerFactor {
-    /// The factor: the three terms summed.
+    /// The factor: the three terms summed, less FP8's saving.
     pub fn total(&self) -> f64 {
-        self.outside + self.inside + self.scores
+        self.outside + self.inside + self.scores - self.fp8_saving
+    }
+}
+
+/// What FP8 training saves of one layer's stored activations, in units of
+/// s·b·h (under `megatron`; nothing with full recomputation, which keeps only
+/// the layer's bf16 input). Transformer Engine keeps the input of each FP8
+/// GEMM for the weight gradient in FP8 (1 byte, plus its scales: 1/32 byte per
+/// value for blockwise and MXFP8) instead of bf16 (2 bytes): the QKV input and
+/// fc1's (the norms' outputs, outside the tensor-parallel region, ÷ t with
+/// sequence parallelism) and fc2's (f wide, ÷ t). The attention's output
+/// projection keeps its bf16 input (Megatron-LM's `set_save_original_input`),
+/// as do latent attention's down-projections; the norms' inputs, the attention
+/// core and the activation function's input stay bf16 (Transformer Engine,
+/// "Performance considerations": "TE saves the columnwise quantized input for
+/// the backward pass").
+pub fn fp8_activation_saving(c: &Config, recompute: Recompute, sequence_parallel: bool, f: f64) -> f64 {
+    if c.fp8 == Fp8Recipe::None || c.convention != Convention::Megatron || recompute == Recompute::Full {
+        return 0.0;
+    }
+    let t = c.layout.tp as f64;
+    let per_value = 2.0 - (1.0 + c.fp8.scale_bytes());
+    let qkv = if c.arch.mla.is_on() { 0.0 } else { 1.0 };
+    let outside = per_value * (qkv + 1.0) / if sequence_parallel { t } else { 1.0 };
+    let inside = per_value * f / (c.arch.hidden as f64 * t);
+    outside + inside
+}
+
+/// FP8 training's weights beyond the bf16 ones, bytes per parameter of the
+/// layers' GEMMs (under `megatron`, without ZeRO-3, whose gathered layers keep
+/// no copy between micro-batches). Transformer Engine keeps an FP8 copy of each
+/// weight for the whole step ("we can cache the resulting FP8 weights for the
+/// remaining gradient accumulation steps", its FP8 weight caching; Megatron-Core
+/// passes `is_first_microbatch`), in both layouts the GEMMs read: on Hopper the
+/// data and its transpose, 2 bytes; on Blackwell one byte serves both for
+/// tensorwise scaling, while MXFP8 (and blockwise, emulated with it) keeps two
+/// of 1 + 1/32. With `fp8-param-gather` that copy is the weight: the bf16 one goes.
+pub fn fp8_weight_bytes(c: &Config) -> f64 {
+    if c.fp8 == Fp8Recipe::None || c.convention != Convention::Megatron || c.zero.shards_params() {
+        return 0.0;
+    }
+    let blackwell = c.gpu.sm >= 100;
+    let copy = match (c.fp8, blackwell) {
+        (Fp8Recipe::Tensorwise, true) => 1.0,
+        (Fp8Recipe::Tensorwise, false) => 2.0,
+        // 128×128 blocks: one fp32 scale per 16,384 weights, in each layout.
+        (Fp8Recipe::Blockwise, false) => 2.0 * (1.0 + 4.0 / 16_384.0),
+        _ => 2.0 * (1.0 + c.fp8.scale_bytes()),
+    };
+    if c.fp8_param_gather {
+        copy - model_bytes(c.precision).0
+    } else {
+        copy
     }
 }
 
@@ -235,22 +289,22 @@ impl LayerFactor {
 pub fn layer_factor(c: &Config, recompute: Recompute, sequence_parallel: bool) -> LayerFactor {
     let (t, a) = (c.layout.tp as f64, c.arch);
     if recompute == Recompute::Full {
-        return LayerFactor { outside: if sequence_parallel { 2.0 / t } else { 2.0 }, inside: 0.0, scores: 0.0 };
+        let outside = if sequence_parallel { 2.0 / t } else { 2.0 };
+        return LayerFactor { outside, inside: 0.0, scores: 0.0, fp8_saving: 0.0 };
     }
     let outside = if sequence_parallel { 10.0 / t } else { 10.0 };
     let h = a.hidden as f64;
+    // A layer's MLP as the layers average it: the experts a token uses, or the dense MLP of the first layers.
+    let moe_share = a.moe_layers() / a.layers.max(1) as f64;
+    let f = moe_share * (a.moe_ffn * (a.top_k + a.shared_experts)) as f64 + (1.0 - moe_share) * a.ffn as f64;
     let inside = match c.convention {
         Convention::Article => 24.0 / t,
-        Convention::Megatron => {
-            // A layer's MLP as the layers average it: the experts a token uses, or the dense MLP of the first layers.
-            let moe_share = a.moe_layers() / a.layers.max(1) as f64;
-            let f = moe_share * (a.moe_ffn * (a.top_k + a.shared_experts)) as f64 + (1.0 - moe_share) * a.ffn as f64;
-            (attention_inside(&a) + mlp_inside(a.mlp) * f / h) / t
-        }
+        Convention::Megatron => (attention_inside(&a) + mlp_inside(a.mlp) * f / h) / t,
     };
     let stores_scores = c.attention == Attention::Standard && recompute == Recompute::None;
     let scores = if stores_scores { 5.0 * a.heads as f64 * c.seq_len as f64 / (h * t) } else { 0.0 };
-    LayerFactor { outside, inside, scores }
+    let fp8_saving = fp8_activation_saving(c, recompute, sequence_parallel, f);
+    LayerFactor { outside, inside, scores, fp8_saving }
 }
 
 /// The MLP's activations inside the tensor-parallel region, in units of
@@ -555,37 +609,63 @@ fn state_divisors(c: &Config, st: &Stage, experts_vs_t: f64) -> (f64, f64) {
     // The share that stays when the experts are divided by etp·ep instead of t (1 without experts).
     let split = 1.0 - experts / exact * (1.0 - experts_vs_t);
     if c.convention == Convention::Megatron && pp > 1 {
-        let (vh, h) = ((a.vocab * a.hidden) as f64, a.hidden as f64);
-        // The stage's own layers by kind: dense ones (all, or a MoE model's first `dense-layers`) and
-        // MoE ones, whose routed experts are split over etp·ep instead of t.
-        let (dense, moe, routed) = a.layer_params();
-        let moe_share = moe + routed * (experts_vs_t - 1.0);
-        let mut layers = 0.0;
-        for ch in chunks(c, st.index) {
-            let moe_layers = (ch.first_layer..ch.first_layer + ch.layers).filter(|&l| a.is_moe_layer(l)).count();
-            layers += moe_layers as f64 * moe_share + (ch.layers - moe_layers as u64) as f64 * dense;
-        }
-        // The last stage holds the output layer and the final norm. The MTP modules' stage holds
-        // them with the embedding they read and the output layer they share (Megatron-LM builds
-        // both there): a copy of each the stage does not hold already (one matrix if tied).
-        let tied = a.tie_embeddings;
-        let mtp = if st.mtp > 0 {
-            let embedding = if st.first || (tied && st.last) { 0.0 } else { vh };
-            let output = if st.last || tied { 0.0 } else { vh };
-            // Each module's layer is of the model's last kind: its routed experts split as the model's.
-            let module = a.mtp_params().get() / a.mtp_layers.max(1) as f64;
-            let module_routed = if a.is_moe_layer(a.layers.saturating_sub(1)) { routed } else { 0.0 };
-            (module + module_routed * (experts_vs_t - 1.0)) * st.mtp as f64 + embedding + output
-        } else {
-            0.0
-        };
-        let ends = if st.first { vh } else { 0.0 } + if st.last { vh + h } else { 0.0 } + mtp;
+        let (layers, ends) = megatron_stage_parts(c, st, experts_vs_t);
         let share = (layers + ends) / (t * exact);
         return (1.0 / share, 1.0 / share);
     }
     let model = t * p / split;
     let grads = if c.convention == Convention::Article && !c.tsp { p / split } else { model };
     (model, grads)
+}
+
+/// A stage's parameters under `megatron` with p > 1, in the shape's exact
+/// count with the routed experts weighed by t/(etp·ep): its layers' (by kind:
+/// dense ones, and MoE ones whose routed experts are split over etp·ep instead
+/// of t, and the MTP modules' layers) and its ends' (the input embedding on the
+/// first stage, the output layer and the final norm on the last; the MTP
+/// modules' stage holds the embedding they read and the output layer they
+/// share, a copy of each the stage does not hold already, one matrix if tied:
+/// Megatron-LM builds both there).
+fn megatron_stage_parts(c: &Config, st: &Stage, experts_vs_t: f64) -> (f64, f64) {
+    let a = c.arch;
+    let (vh, h) = ((a.vocab * a.hidden) as f64, a.hidden as f64);
+    let (dense, moe, routed) = a.layer_params();
+    let moe_share = moe + routed * (experts_vs_t - 1.0);
+    let mut layers = 0.0;
+    for ch in chunks(c, st.index) {
+        let moe_layers = (ch.first_layer..ch.first_layer + ch.layers).filter(|&l| a.is_moe_layer(l)).count();
+        layers += moe_layers as f64 * moe_share + (ch.layers - moe_layers as u64) as f64 * dense;
+    }
+    let tied = a.tie_embeddings;
+    let (mtp_layers, mtp_ends) = if st.mtp > 0 {
+        let embedding = if st.first || (tied && st.last) { 0.0 } else { vh };
+        let output = if st.last || tied { 0.0 } else { vh };
+        // Each module's layer is of the model's last kind: its routed experts split as the model's.
+        let module = a.mtp_params().get() / a.mtp_layers.max(1) as f64;
+        let module_routed = if a.is_moe_layer(a.layers.saturating_sub(1)) { routed } else { 0.0 };
+        ((module + module_routed * (experts_vs_t - 1.0)) * st.mtp as f64, embedding + output)
+    } else {
+        (0.0, 0.0)
+    };
+    let ends = if st.first { vh } else { 0.0 } + if st.last { vh + h } else { 0.0 } + mtp_ends;
+    (layers + mtp_layers, ends)
+}
+
+/// The share of a stage's weights on a GPU that are its layers' (their GEMMs,
+/// which FP8 training copies; the norms inside them are left in, the
+/// embeddings, the output layer and the final norm are not).
+pub fn layer_weight_share(c: &Config, st: &Stage) -> f64 {
+    let a = c.arch;
+    let experts_vs_t = c.layout.tp as f64 / (c.expert_tp() * c.ep) as f64;
+    if c.convention == Convention::Megatron && c.layout.pp > 1 {
+        let (layers, ends) = megatron_stage_parts(c, st, experts_vs_t);
+        return layers / (layers + ends).max(f64::MIN_POSITIVE);
+    }
+    let exact = a.exact_params().get();
+    let split = 1.0 - a.expert_params().get() / exact * (1.0 - experts_vs_t);
+    let vh = (a.vocab * a.hidden) as f64;
+    let ends = vh * if a.tie_embeddings { 1.0 } else { 2.0 } + a.hidden as f64;
+    ((exact * split - ends) / (exact * split)).max(0.0)
 }
 
 /// Divisors of a stage's model states ([`state_divisors`]), and with ZeRO the
@@ -634,7 +714,9 @@ pub fn stage_memory(c: &Config, st: &Stage) -> MemoryBreakdown {
     let d = stage_divisors(c, st);
     let optimizer = if c.offload.is_on() { Bytes(0.0) } else { optimizer_on_gpu(c, &d) };
     let mut m = MemoryBreakdown::default();
-    m[Part::Model] = (c.params * model_bytes(c.precision) / d.model).whole();
+    // FP8 training's copies of the layers' weights (or, with fp8-param-gather, the weights in FP8).
+    let fp8 = c.params.get() / d.model * layer_weight_share(c, st) * fp8_weight_bytes(c);
+    m[Part::Model] = (c.params * model_bytes(c.precision) / d.model + Bytes(fp8)).whole();
     m[Part::Gradients] = (c.params * gradient_bytes(c.grad_dtype) / d.gradients).whole();
     m[Part::Optimizer] = optimizer.whole();
     m[Part::Activations] = activation_terms(c, st).bytes().whole();

@@ -327,7 +327,7 @@ impl Unmodelled {
     pub fn english(self) -> &'static str {
         match self {
             Unmodelled::Mtp => "its multi-token prediction module (mtp-layers 1 adds it)",
-            Unmodelled::Fp8 => "FP8 training",
+            Unmodelled::Fp8 => "FP8 training (fp8 blockwise adds it)",
         }
     }
 }
@@ -533,7 +533,7 @@ pub static MODELS: &[Model] = &[
         },
         seq_len: 4096,
         max_positions: 163840,
-        source: "DeepSeek-AI 2024, DeepSeek-V3 technical report, §4.2; shape: deepseek-ai/DeepSeek-V3 config.json (kv_lora_rank 512, q_lora_rank 1536, qk_nope_head_dim 128, qk_rope_head_dim 64, v_head_dim 128, first_k_dense_replace 3); its multi-token prediction module and FP8 training are not modelled",
+        source: "DeepSeek-AI 2024, DeepSeek-V3 technical report, §4.2; shape: deepseek-ai/DeepSeek-V3 config.json (kv_lora_rank 512, q_lora_rank 1536, qk_nope_head_dim 128, qk_rope_head_dim 64, v_head_dim 128, first_k_dense_replace 3); its multi-token prediction module and FP8 training are left out unless mtp-layers and fp8 are given",
         unmodelled: &[Unmodelled::Mtp, Unmodelled::Fp8],
     },
     Model {

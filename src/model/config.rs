@@ -145,6 +145,33 @@ impl KvDtype {
 }
 
 choice!(
+    /// FP8 training with Transformer Engine, as Megatron-Core runs it (`--fp8-recipe`):
+    /// the GEMMs of the layers (QKV, the attention's output projection, fc1, fc2,
+    /// the experts') run in FP8; the embeddings, norms, router and output layer stay bf16.
+    Fp8Recipe {
+        None = "none",
+        /// One scale per tensor (current or delayed scaling).
+        Tensorwise = "tensorwise",
+        /// DeepSeek-V3's: 1×128 blocks for activations, 128×128 for weights, fp32 scales.
+        Blockwise = "blockwise",
+        /// Blackwell's microscaling: one E8M0 scale per 32 values.
+        Mxfp8 = "mxfp8",
+    }
+);
+
+impl Fp8Recipe {
+    /// Bytes per value of a quantized tensor beyond its FP8 byte: the scales
+    /// (Transformer Engine: one fp32 per 128 values in 1×128 blocks, one E8M0
+    /// byte per 32 values for MXFP8; one fp32 per tensor, nothing, tensorwise).
+    pub fn scale_bytes(self) -> f64 {
+        match self {
+            Fp8Recipe::None | Fp8Recipe::Tensorwise => 0.0,
+            Fp8Recipe::Blockwise | Fp8Recipe::Mxfp8 => 1.0 / 32.0,
+        }
+    }
+}
+
+choice!(
     /// How attention keeps its scores (practice beyond the article).
     Attention {
         /// The s×s scores are stored: the article's 5·a·s/h term.
@@ -279,6 +306,10 @@ pub struct Config {
     pub exp_avg_dtype: ExpAvgDtype,
     /// The master copy under mixed precision (fp32 unless given).
     pub main_params: MainParams,
+    /// FP8 training's recipe (none unless given) and whether the weights are kept in FP8
+    /// alone (Megatron-LM's `--fp8-param-gather`).
+    pub fp8: Fp8Recipe,
+    pub fp8_param_gather: bool,
     pub recompute: Recompute,
     pub sequence_parallel: bool,
     pub partition_activations: bool,

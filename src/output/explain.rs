@@ -177,13 +177,26 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
             f.to_string()
         }
     };
+    let fp8_weights = crate::memory::fp8_weight_bytes(c);
     match item {
         Item::Part(Part::Model) => Explanation {
-            formula: format!("{{bytes}} · P ÷ (t·p{})", if z.shards_params() { "·d" } else { "" }),
+            // FP8 training adds its copies of the layers' GEMM weights (P_GEMM; with fp8-param-gather,
+            // what they add beyond the bf16 ones they replace), divided as the weights are.
+            formula: format!(
+                "{{bytes}} · P ÷ (t·p{}){}",
+                if z.shards_params() { "·d" } else { "" },
+                if fp8_weights != 0.0 { " + FP8 · P_GEMM ÷ (t·p)" } else { "" }
+            ),
             substituted: format!(
-                "{} · {p_txt}{} = {}",
+                "{} · {p_txt}{}{} = {}",
                 model_bytes(c.precision).0,
                 div(r.divisors.model),
+                if fp8_weights != 0.0 {
+                    let gemm = c.params.get() * crate::memory::layer_weight_share(c, &r.stage);
+                    format!(" + {} · {}{}", n(fp8_weights), format_count(gemm), div(r.divisors.model))
+                } else {
+                    String::new()
+                },
                 bytes(m[Part::Model])
             ),
             sources: &[
@@ -250,18 +263,22 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
                     let (tf, a) = (t as f64, c.arch.heads as f64);
                     // The inside term's three pieces before ÷ t: 4, 4k/a, 4f/h (6f/h with SwiGLU).
                     let kv = 4.0 * c.arch.kv_heads as f64 / a;
+                    // FP8 keeps its GEMMs' inputs in one byte (the QKV and fc1 inputs, fc2's f-wide input).
+                    let fp8 = f.fp8_saving > 0.0;
                     (
                         format!(
-                            "s·b·h·L·({} + (4 + 4k/a + {f_term})/t{})",
+                            "s·b·h·L·({} + (4 + 4k/a + {f_term})/t{}{})",
                             if sp { "10/t" } else { "10" },
-                            if scores { " + 5as/(ht)" } else { "" }
+                            if scores { " + 5as/(ht)" } else { "" },
+                            if fp8 { " − FP8" } else { "" }
                         ),
                         format!(
-                            "({} + (4 + {} + {})/{t}{})",
+                            "({} + (4 + {} + {})/{t}{}{})",
                             if sp { format!("10/{t}") } else { "10".into() },
                             n(kv),
                             n(f.inside * tf - 4.0 - kv),
-                            if scores { format!(" + {}", n(f.scores)) } else { String::new() }
+                            if scores { format!(" + {}", n(f.scores)) } else { String::new() },
+                            if fp8 { format!(" − {}", n(f.fp8_saving)) } else { String::new() }
                         ),
                     )
                 }
@@ -276,6 +293,7 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
                 }
                 (Convention::Article, false, true) => ("s·b·h·L·34/t".into(), format!("34/{t}")),
             };
+
             // The stage's layers and micro-batches in flight, as the article writes them for the first stage.
             let st = r.stage;
             let uneven = c.pp_first_layers.is_some() || c.pp_last_layers.is_some() || c.pp_layout.is_some();

@@ -471,11 +471,16 @@ pub fn warnings(
         w.push(Warning::OffloadSlower);
     }
     if let Some(model) = c.model.filter(|m| !m.unmodelled.is_empty()) {
-        // The MTP module is modelled once mtp-layers is given.
-        let parts: &'static [crate::catalog::Unmodelled] = match model.unmodelled {
-            [crate::catalog::Unmodelled::Mtp, rest @ ..] if c.arch.mtp_layers > 0 => rest,
-            all => all,
-        };
+        // The MTP module is modelled once mtp-layers is given, FP8 once fp8 is.
+        use crate::catalog::Unmodelled::{Fp8, Mtp};
+        let parts: &'static [crate::catalog::Unmodelled] =
+            match (model.unmodelled, c.arch.mtp_layers > 0, c.fp8 != Fp8Recipe::None) {
+                ([Mtp, Fp8], true, true) => &[],
+                ([Mtp, Fp8], true, false) => &[Fp8],
+                ([Mtp, Fp8], false, true) => &[Mtp],
+                ([Mtp, rest @ ..], true, _) => rest,
+                (all, ..) => all,
+            };
         if !parts.is_empty() {
             w.push(Warning::NotModelled { model: model.label, parts });
         }
@@ -630,6 +635,8 @@ impl Serialize for Report {
         o.serialize_field("optimizer", &c.optimizer)?;
         o.serialize_field("exp_avg_dtype", &c.exp_avg_dtype)?;
         o.serialize_field("main_params", &c.main_params)?;
+        o.serialize_field("fp8", &c.fp8)?;
+        o.serialize_field("fp8_param_gather", &c.fp8_param_gather)?;
         o.serialize_field("recompute", &c.recompute)?;
         o.serialize_field("sequence_parallel", &c.sequence_parallel)?;
         o.serialize_field("partition_activations", &c.partition_activations)?;

@@ -59,13 +59,22 @@ pub fn BreakdownTable(
                         };
                         return format!("{} {}", crate::i18n::bytes_per_param(lang, b), ctx.t(to));
                     }
-                    if d.fract() == 0.0 {
+                    let text = if d.fract() == 0.0 {
                         format!("{} ÷ {}", crate::i18n::bytes_per_param(lang, b), crate::i18n::grouped_sig(d))
                     } else {
                         // Megatron's first stage (embedding included) or experts ÷ ep: not a whole
                         // number of GPUs, so the parameters this GPU holds.
                         let held = r.config.params.get() / d;
                         format!("{} × {}", crate::i18n::bytes_per_param(lang, b), crate::i18n::count(lang, held))
+                    };
+                    // FP8 training's copies of the layers' GEMM weights, held beside them.
+                    let fp8 = tmath::memory::fp8_weight_bytes(&r.config);
+                    if part == Part::Model && fp8 != 0.0 {
+                        let gemm = r.config.params.get() / d * tmath::memory::layer_weight_share(&r.config, &r.stage);
+                        let sign = if fp8 < 0.0 { "−" } else { "+" };
+                        format!("{text} {sign} FP8 {} × {}", crate::i18n::bytes_per_value(lang, fp8.abs()), crate::i18n::count(lang, gemm))
+                    } else {
+                        text
                     }
                 })
             };
