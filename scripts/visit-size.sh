@@ -27,7 +27,10 @@ BUDGET_KIB=${BUDGET_KIB:-230}
 # measured rows (two mixtures of experts on the H200), 0.3 KiB (332.0 → 337.1).
 # 338 → 339 (issue 25): FP8 training (fp8 and fp8-param-gather, their labels in both languages, the
 # weights' copies and the activations' saving with their formulas and details, MXFP8's refusal), 1.6 KiB (337.1 → 338.7).
-CEILING_KIB=${CEILING_KIB:-339}
+# 339 → 341 (issues 25 and 26): FSDP's gathered units and reduce-scatter buffer under megatron with
+# their formulas, and the default τ's share of the peak and its source beside the GPU-hours (the
+# catalogue's sources now reach the page), 1.4 KiB (338.7 → 340.1).
+CEILING_KIB=${CEILING_KIB:-341}
 # The stable toolchain's fallback build is about 28 KiB larger (scripts/build.sh says so loudly).
 if [ "$(cat target/wasm-toolchain.txt 2>/dev/null)" = stable ]; then
   CEILING_KIB=$((CEILING_KIB + 30))

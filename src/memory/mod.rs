@@ -549,16 +549,40 @@ pub fn logit_terms(c: &Config, st: &Stage) -> LogitTerms {
 /// gradient bucket to a multiple of lcm(d·cp, 128) elements and of each
 /// parameter to 64 (`megatron/core/distributed/param_and_grad_buffer.py`);
 /// its contiguous buffers themselves are the weights and gradients parts.
+///
+/// - `fsdp_reduce`: with ZeRO-3 (FSDP: PyTorch's FSDP2, Megatron-FSDP), the
+///   unsharded gradients of the unit whose backward just ran, waiting for
+///   their reduce-scatter, in the gradients' type: its largest unit's
+///   ([`fsdp_units`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct BufferTerms {
     pub sp_gather: f64,
     pub workspace: f64,
+    pub fsdp_reduce: f64,
 }
 
 impl BufferTerms {
     pub fn bytes(&self) -> Bytes {
-        Bytes(self.sp_gather + self.workspace)
+        Bytes(self.sp_gather + self.workspace + self.fsdp_reduce)
     }
+}
+
+/// FSDP's units on one GPU under `megatron`, parameters ÷ t: (one layer, the
+/// largest unit). PyTorch's FSDP2 (`fully_shard` per transformer block, the
+/// embedding and the output layer each a unit, as torchtitan wraps them) and
+/// Megatron-FSDP gather a unit's parameters before its forward and again
+/// before its backward, and prefetch the next one's while it runs ("implicit
+/// prefetching": the next all-gather is issued before the current unit
+/// computes), so two units are whole at once: a layer and the largest unit,
+/// which for large vocabularies is the untied output layer (V·h).
+pub fn fsdp_units(c: &Config) -> (f64, f64) {
+    let a = c.arch;
+    let t = c.layout.tp as f64;
+    let experts_vs_t = t / (c.expert_tp() * c.ep) as f64;
+    let (dense, moe, routed) = a.layer_params();
+    let layer = if a.is_moe() { dense.max(moe + routed * (experts_vs_t - 1.0)) } else { dense };
+    let vh = (a.vocab * a.hidden) as f64;
+    (layer / t, layer.max(vh) / t)
 }
 
 /// PyTorch's default cuBLAS workspace on a GPU of compute capability `sm` (×10; 0 for AMD).
@@ -577,9 +601,11 @@ pub fn buffer_terms(c: &Config) -> BufferTerms {
     }
     let (s, b, h) = (c.seq_len as f64 / c.layout.cp as f64, c.micro_batch as f64, c.arch.hidden as f64);
     let sp = c.sequence_parallel && c.layout.tp > 1;
+    let fsdp_reduce = if c.zero.shards_params() { fsdp_units(c).1 * gradient_bytes(c.grad_dtype).0 } else { 0.0 };
     BufferTerms {
         sp_gather: if sp { s * b * h * model_bytes(c.precision).0 } else { 0.0 },
         workspace: cublas_workspace_bytes(c.gpu.sm),
+        fsdp_reduce,
     }
 }
 
@@ -691,10 +717,16 @@ pub fn stage_divisors(c: &Config, st: &Stage) -> Divisors {
 
 /// ZeRO-3 live parameters: parameters gathered at once (DeepSpeed
 /// `stage3_max_live_parameters`, default 1e9) × model bytes, capped at the
-/// model-parallel shard (a rank never gathers more than its t·p slice).
+/// model-parallel shard (a rank never gathers more than its t·p slice); under
+/// `megatron`, FSDP's: a layer and the largest unit, whole ([`fsdp_units`]).
 pub fn zero3_live_params(c: &Config) -> Bytes {
     if !c.zero.shards_params() {
         return Bytes(0.0);
+    }
+    // Under `megatron`, FSDP's rule: a layer and the largest unit whole at once ([`fsdp_units`]).
+    if c.convention == Convention::Megatron {
+        let (layer, largest) = fsdp_units(c);
+        return Params(layer + largest) * model_bytes(c.precision);
     }
     let shard = c.params.get() / c.layout.model_parallel() as f64;
     Params(c.max_live_params.get().min(shard)) * model_bytes(c.precision)

@@ -438,14 +438,45 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
             } else {
                 String::new()
             };
+            // FSDP's reduce-scatter input: the largest unit's gradients, unsharded.
+            let (fsdp_f, fsdp_s) = if terms.fsdp_reduce > 0.0 {
+                (
+                    " + P_max ÷ t · {bytes}".to_string(),
+                    format!(" + {} · {}", format_count(crate::memory::fsdp_units(c).1), gradient_bytes(c.grad_dtype).0),
+                )
+            } else {
+                (String::new(), String::new())
+            };
             Explanation {
-                formula: if terms.sp_gather > 0.0 { format!("s/cp·b·h·{} + W", n(act)) } else { "W".into() },
-                substituted: format!("{gather}{} = {}", bytes(Bytes(terms.workspace)), bytes(m[Part::Buffers])),
+                formula: if terms.sp_gather > 0.0 {
+                    format!("s/cp·b·h·{} + W{fsdp_f}", n(act))
+                } else {
+                    format!("W{fsdp_f}")
+                },
+                substituted: format!("{gather}{}{fsdp_s} = {}", bytes(Bytes(terms.workspace)), bytes(m[Part::Buffers])),
                 sources: &[
                     Cite::Paper("Megatron-LM, tensor_parallel/layers.py (GlobalMemoryBuffer)"),
                     Cite::Paper("PyTorch, CublasHandlePool.cpp"),
                 ],
                 note: Some(if c.convention == Convention::Megatron { "note-buffers" } else { "note-buffers-article" }),
+            }
+        }
+        Item::Part(Part::LiveParams) if megatron && z.shards_params() => {
+            let (layer, largest) = crate::memory::fsdp_units(c);
+            Explanation {
+                formula: "(P_ℓ + P_max) ÷ t · {bytes}".into(),
+                substituted: format!(
+                    "({} + {}) · {} = {}",
+                    format_count(layer),
+                    format_count(largest),
+                    model_bytes(c.precision).0,
+                    bytes(m[Part::LiveParams])
+                ),
+                sources: &[
+                    Cite::Paper("PyTorch FSDP2 (fully_shard, implicit prefetching)"),
+                    Cite::Paper("Megatron-FSDP"),
+                ],
+                note: None,
             }
         }
         Item::Part(Part::LiveParams) => Explanation {

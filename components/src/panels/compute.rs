@@ -130,6 +130,18 @@ pub fn ComputeView(
                         }))}
                         <Explain item=Item::GpuHours />
                     </dd>
+                    // Which τ: the GPU's default says so, with its share of the dense peak and its source.
+                    {move || r.with(|r| {
+                        let g = r.config.gpu;
+                        (mode == Mode::Page && r.config.flops_per_gpu == g.achieved_tflops * 1e12).then(|| {
+                            let share = format_sig(100.0 * g.achieved_tflops / g.peak_tflops);
+                            let lead = match ctx.lang.get() {
+                                tmath::page::Lang::Ko => format!("{} 기본값(밀집 연산 최대치의 {share}%): ", g.label),
+                                tmath::page::Lang::En => format!("the {}'s default, {share}% of its dense peak: ", g.label),
+                            };
+                            view! { <dd class="detail" data-testid="tau-source">{lead}<cite>{g.achieved_source}</cite></dd> }
+                        })
+                    })}
                 </div>
                 <div data-testid="days" data-days=text(move || days().to_string())>
                     <dt><Tr key="days" /></dt>
