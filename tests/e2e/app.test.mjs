@@ -344,11 +344,9 @@ test("a keystroke in the float explorer or a unit switch runs neither the planne
   await context.close();
 });
 
-test("how close is this to reality: the table opens with its chart, meets its thresholds, and a row's link opens its run", async () => {
-  const { page, context, problems } = await open(env.browser, `${env.server.base}?lang=ko`, { origin: env.server.origin });
-  await page.click('[data-testid="validation"] summary');
-  await page.waitForSelector('[data-testid="validation-row"]');
-  const rows = await page.$$eval('[data-testid="validation-row"]', (trs) =>
+/** The rows of a "how close" table: each one's error, whether it counts, its link, and its marks. */
+function tableRows(page, testid) {
+  return page.$$eval(`[data-testid="${testid}"]`, (trs) =>
     trs.map((tr) => ({
       error: Number(tr.dataset.error),
       counts: tr.dataset.counts === "true",
@@ -357,11 +355,23 @@ test("how close is this to reality: the table opens with its chart, meets its th
       gap: !!tr.querySelector(".gap"),
     })),
   );
+}
+
+/** The median |error| of the rows that count. */
+function countedMedian(rows) {
+  const e = rows.filter((r) => r.counts).map((r) => Math.abs(r.error)).sort((a, b) => a - b);
+  return e.length % 2 ? e[(e.length - 1) / 2] : (e[e.length / 2 - 1] + e[e.length / 2]) / 2;
+}
+
+test("how close is this to reality: the table opens with its chart, meets its thresholds, and a row's link opens its run", async () => {
+  const { page, context, problems } = await open(env.browser, `${env.server.base}?lang=ko`, { origin: env.server.origin });
+  await page.click('[data-testid="validation"] summary');
+  await page.waitForSelector('[data-testid="validation-row"]');
+  const rows = await tableRows(page, "validation-row");
   assert.ok(rows.length >= 33, `${rows.length} rows`);
   // No row beyond its limit: 25 % unless its gap is stated beside it.
   for (const r of rows) assert.ok(!r.warn && (Math.abs(r.error) <= 0.25 || r.gap), JSON.stringify(r));
-  const counted = rows.filter((r) => r.counts).map((r) => Math.abs(r.error)).sort((a, b) => a - b);
-  const median = counted.length % 2 ? counted[(counted.length - 1) / 2] : (counted[counted.length / 2 - 1] + counted[counted.length / 2]) / 2;
+  const median = countedMedian(rows);
   assert.ok(median <= 0.1, `median ${median}`);
   // The summary states the same median, in Korean.
   const summary = await page.textContent('[data-testid="validation-summary"]');
@@ -376,18 +386,10 @@ test("how close is this to reality: the table opens with its chart, meets its th
   assert.ok(inks > 4, `${inks} colours`);
   // The step time against measured throughput (issue 26): every counted run within 25 %, anchors
   // not counted, the summary's median the rows' own, and a run's link loads cleanly.
-  const runs = await page.$$eval('[data-testid="throughput-row"]', (trs) =>
-    trs.map((tr) => ({
-      error: Number(tr.dataset.error),
-      counts: tr.dataset.counts === "true",
-      href: tr.querySelector("th a").getAttribute("href"),
-      warn: !!tr.querySelector(".warn"),
-    })),
-  );
+  const runs = await tableRows(page, "throughput-row");
   assert.ok(runs.filter((r) => r.counts).length >= 12 && runs.some((r) => !r.counts), `${runs.length} runs`);
   for (const r of runs) assert.ok(!r.warn && (!r.counts || Math.abs(r.error) <= 0.25), JSON.stringify(r));
-  const errs = runs.filter((r) => r.counts).map((r) => Math.abs(r.error)).sort((a, b) => a - b);
-  const mid = errs.length % 2 ? errs[(errs.length - 1) / 2] : (errs[errs.length / 2 - 1] + errs[errs.length / 2]) / 2;
+  const mid = countedMedian(runs);
   const said = await page.textContent('[data-testid="throughput-summary"]');
   assert.ok(said.includes(`${(100 * mid).toFixed(1)}%`) && said.includes("중앙값"), said);
   // A row's inputs are the calculator's keys: the link loads without a bad-key notice.
