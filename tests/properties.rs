@@ -165,10 +165,12 @@ proptest! {
         // max_live_params under article, FSDP's units under megatron.
         prop_assert_eq!((a[Part::Model], a[Part::Gradients], a[Part::Optimizer]), (m[Part::Model], m[Part::Gradients], m[Part::Optimizer]));
         // Activations agree where the generalised count is the article's (k = a,
-        // f = 4h, no experts), but for the embedding and output terms megatron adds
-        // (its loss's s·b·V logits are a part of their own, Part::Logits).
+        // f = 4h, GeLU: SwiGLU keeps its 2f-wide input, 6·f/h; no experts), but for the
+        // embedding and output terms megatron adds (its loss's s·b·V logits are a part
+        // of their own, Part::Logits).
         let arch = article.config.arch;
-        if arch.kv_heads == arch.heads && arch.ffn == 4 * arch.hidden && !arch.is_moe() {
+        let gelu = arch.mlp == tmath::config::Mlp::Gelu;
+        if arch.kv_heads == arch.heads && arch.ffn == 4 * arch.hidden && gelu && !arch.is_moe() {
             let c = &megatron.config;
             let (s, b, h) = (c.seq_len as f64, c.micro_batch as f64, arch.hidden as f64);
             let ends = (s * b * (8.0 + h) + 4.0 * s * b * h) / c.layout.cp as f64;
