@@ -30,7 +30,9 @@ BUDGET_KIB=${BUDGET_KIB:-230}
 # 339 → 341 (issues 25 and 26): FSDP's gathered units and reduce-scatter buffer under megatron with
 # their formulas, and the default τ's share of the peak and its source beside the GPU-hours (the
 # catalogue's sources now reach the page), 1.4 KiB (338.7 → 340.1).
-CEILING_KIB=${CEILING_KIB:-341}
+# 341 → 339 (issue 25): the configuration in groups (layout, dtypes, system, serving) left the page
+# 1.7 KiB lighter (340.1 → 338.4); the ceiling follows.
+CEILING_KIB=${CEILING_KIB:-339}
 # The stable toolchain's fallback build is about 28 KiB larger (scripts/build.sh says so loudly).
 if [ "$(cat target/wasm-toolchain.txt 2>/dev/null)" = stable ]; then
   CEILING_KIB=$((CEILING_KIB + 30))

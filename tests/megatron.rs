@@ -26,7 +26,7 @@ fn an_interleaved_gpt() {
     let c = s.resolve().unwrap();
     assert_eq!((c.arch.layers, c.arch.hidden, c.arch.heads, c.arch.kv_heads, c.arch.ffn), (12, 512, 8, 8, 2048));
     // One layer per virtual stage on 4 stages: 3 virtual stages per rank.
-    assert_eq!((c.layout.pp, c.vpp), (4, 3));
+    assert_eq!((c.layout.pp, c.layout.vpp), (4, 3));
     assert_eq!((c.seq_len, c.micro_batch), (1024, 4));
     assert_eq!(value(&pairs, "attention"), "standard");
     assert_eq!(value(&pairs, "convention"), "megatron");
@@ -46,7 +46,7 @@ fn mixtral_8x7b() {
     let a = c.arch;
     assert_eq!((a.experts, a.top_k, a.kv_heads, a.moe_ffn, a.ffn), (8, 2, 8, 14336, 14336));
     assert!(!a.tie_embeddings && a.mlp == tmath::config::Mlp::Swiglu);
-    assert_eq!((c.layout.tp, c.layout.pp, c.ep, c.vpp), (2, 4, 8, 8));
+    assert_eq!((c.layout.tp, c.layout.pp, c.layout.ep, c.layout.vpp), (2, 4, 8, 8));
     assert!(c.sequence_parallel && c.zero.shards_optimizer());
     assert_eq!(c.attention, tmath::config::Attention::Flash);
     assert_eq!(c.expert_tp(), 1);
@@ -72,7 +72,7 @@ fn the_deepseek_v3_proxy() {
     // 14 layers, the first 3 dense; 64 routed experts and one shared of 2048, top-8.
     assert_eq!((a.layers, a.dense_layers, a.experts, a.shared_experts, a.top_k, a.moe_ffn), (14, 3, 64, 1, 8, 2048));
     assert_eq!((a.mla.kv_lora_rank, a.mla.q_lora_rank, a.mla.qk_rope_head_dim), (512, 1536, 64));
-    assert_eq!((c.layout.tp, c.layout.pp, c.ep), (2, 4, 16));
+    assert_eq!((c.layout.tp, c.layout.pp, c.layout.ep), (2, 4, 16));
     assert_eq!(value(&pairs, "loss"), "fused");
     // P is the shape's count, 11 MoE layers of 65 experts' MLPs and 3 dense ones.
     assert_eq!(c.params.get(), a.exact_params().get());
@@ -80,7 +80,7 @@ fn the_deepseek_v3_proxy() {
     // The layout `Et*2|(tt|)*5t|tmL`: 8 virtual stages on 4 ranks, so 2 chunks each; rank k holds
     // virtual stages k and k + 4, the last the MTP module and the loss.
     assert_eq!(value(&pairs, "pp-layout"), "Et*2|(tt|)*5t|tmL");
-    assert_eq!(c.vpp, 2);
+    assert_eq!(c.layout.vpp, 2);
     let stages: Vec<_> = tmath::memory::stages(&c).map(|s| (s.layers, s.first, s.mtp, s.last)).collect();
     assert_eq!(stages, [(4, true, 0, false), (4, false, 0, false), (3, false, 0, false), (3, false, 1, true)]);
     // kv-channels means nothing with MLA: it is named.
@@ -101,7 +101,7 @@ fn an_fp8_launch_script() {
     assert_eq!((c.recompute, c.recompute_every), (tmath::config::Recompute::Full, 2));
     assert_eq!(c.arch.ffn, 2048);
     // FP8: the recipe and the weights kept in FP8 alone; what has no effect here is named.
-    assert_eq!((c.fp8, c.fp8_param_gather), (tmath::config::Fp8Recipe::Tensorwise, true));
+    assert_eq!((c.dtypes.fp8, c.dtypes.fp8_param_gather), (tmath::config::Fp8Recipe::Tensorwise, true));
     for flag in ["--fp8-format", "--fp8-recipe", "--fp8-param-gather"] {
         assert!(!unused.contains(&flag.to_string()), "{flag}");
     }
@@ -110,7 +110,7 @@ fn an_fp8_launch_script() {
     }
     // Megatron-LM's default recipe is delayed scaling: one scale per tensor.
     let (s, _, _) = load("--num-layers 2 --hidden-size 512 --num-attention-heads 8 --fp8-format e4m3");
-    assert_eq!(s.resolve().unwrap().fp8, tmath::config::Fp8Recipe::Tensorwise);
+    assert_eq!(s.resolve().unwrap().dtypes.fp8, tmath::config::Fp8Recipe::Tensorwise);
 }
 
 #[test]

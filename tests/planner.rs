@@ -96,7 +96,8 @@ fn ranking_and_bandwidth() {
     }
     for l in &ls[..10] {
         let c = l.config(&b);
-        let fast = tmath::Config { inter_node_bytes_per_s: 1e12, intra_node_bytes_per_s: 1e13, ..c.clone() };
+        let system = tmath::config::System { inter_node_bytes_per_s: 1e12, intra_node_bytes_per_s: 1e13, ..c.system };
+        let fast = tmath::Config { system, ..c.clone() };
         assert!(tmath::planner::step_seconds(&fast) <= tmath::planner::step_seconds(&c));
     }
 }

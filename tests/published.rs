@@ -455,7 +455,7 @@ fn kv_cache_llama3_70b() {
     assert_eq!(tmath::memory::kv_cache_bytes(&mha.config).get(), 8.0 * 2_684_354_560.0);
     // The longest context beside the weights on one H100 (81 559 MiB as the driver reports it), 8B in fp16.
     let small = eval(&[("model", "llama-3-8b"), ("gpu", "h100-80gb")]);
-    let room = small.config.gpu_mem_bytes - 2.0 * 8_030_261_248.0;
+    let room = small.config.system.gpu_mem_bytes - 2.0 * 8_030_261_248.0;
     assert_eq!(
         tmath::memory::max_context_tokens(&small.config),
         (room / (2.0 * 32.0 * 8.0 * 128.0 * 2.0)).floor() as u64
@@ -531,7 +531,7 @@ fn serving_verdict_with_the_kv_cache_and_the_position_limit() {
     assert_eq!(r.serving_bytes().get(), 2.0 * 8_030_261_248.0 + kv);
     assert!(!r.serving_fits());
     // The article's rule alone would say it fits: 1.2 × 16.06 GB = 19.3 GB.
-    assert!(r.inference.get() < r.config.gpu_mem_bytes);
+    assert!(r.inference.get() < r.config.system.gpu_mem_bytes);
     // Without a context or a batch, the article's verdict stands.
     let plain = eval(&[("model", "llama-3-8b"), ("gpu", "h200")]);
     assert_eq!(plain.serving_bytes(), plain.inference);
@@ -1005,7 +1005,7 @@ fn megatron_pipeline_layout() {
         ("grad-accum", "32"),
     ];
     let laid = eval(&[q.as_slice(), &[("pp-layout", "Et*3|(tt|)*29,m|L")]].concat());
-    assert_eq!(laid.config.vpp, 2);
+    assert_eq!(laid.config.layout.vpp, 2);
     let stages = laid.stages();
     let layers: Vec<u64> = stages.iter().map(|(s, _)| s.layers).collect();
     assert_eq!(layers, [5, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 2, 2]);
@@ -1183,12 +1183,12 @@ fn activation_offload() {
 /// one 400 Gb/s adapter per GPU.
 #[test]
 fn link_bandwidths_follow_the_gpu() {
-    let gbs = |q: &[(&str, &str)]| eval(q).config.intra_node_bytes_per_s / 1e9;
+    let gbs = |q: &[(&str, &str)]| eval(q).config.system.intra_node_bytes_per_s / 1e9;
     assert_eq!(gbs(&[("gpu", "a100-80gb")]), 300.0);
     assert_eq!(gbs(&[("gpu", "h100-80gb")]), 450.0);
     assert_eq!(gbs(&[("gpu", "h800")]), 200.0);
     assert_eq!(gbs(&[("gpu", "h100-80gb"), ("intra-node-gbs", "100")]), 100.0);
-    assert_eq!(eval(&[("gpu", "h100-80gb")]).config.inter_node_bytes_per_s, 50e9);
+    assert_eq!(eval(&[("gpu", "h100-80gb")]).config.system.inter_node_bytes_per_s, 50e9);
     // A faster link never lengthens a step: t 8 inside an H100 node against A100's NVLink.
     let q = [("model", "llama-3-70b"), ("convention", "megatron"), ("tp", "8"), ("gpu", "h100-80gb")];
     let slow = eval(&[q.as_slice(), &[("intra-node-gbs", "300")]].concat());

@@ -361,9 +361,9 @@ pub fn describe(lang: Lang, r: &tmath::Report) -> String {
         l.pp,
         l.dp,
         c.zero.get(),
-        choice(lang, K::Precision, c.precision.as_str()),
+        choice(lang, K::Precision, c.dtypes.precision.as_str()),
         choice(lang, K::Optimizer, c.optimizer.as_str()),
-        c.gpu.label
+        c.system.gpu.label
     )
 }
 

@@ -125,7 +125,7 @@ fn receipt(r: &Report) -> String {
     let name = c.model.map_or_else(|| format!("{} parameters", format_count(c.params.get())), |m| m.label.to_string());
     s += &format!(
         "{name}, {} precision, {}, ZeRO-{}, {} {} = t {} × p {}{} × d {}{}, {} ({} convention)\n\n",
-        c.precision,
+        c.dtypes.precision,
         c.optimizer,
         c.zero.get(),
         l.gpus(),
@@ -134,8 +134,8 @@ fn receipt(r: &Report) -> String {
         l.pp,
         if l.cp > 1 { format!(" × cp {}", l.cp) } else { String::new() },
         l.dp,
-        if c.ep > 1 { format!(", ep {}", c.ep) } else { String::new() },
-        c.gpu.label,
+        if c.layout.ep > 1 { format!(", ep {}", c.layout.ep) } else { String::new() },
+        c.system.gpu.label,
         c.convention
     );
     s += "MEMORY PER GPU                       GB (10⁹ bytes)\n";
@@ -146,14 +146,14 @@ fn receipt(r: &Report) -> String {
                 let fp8 = tmath::memory::fp8_weight_bytes(c);
                 format!(
                     "{} bytes/param ÷ {}{}",
-                    tmath::memory::model_bytes(c.precision).0,
+                    tmath::memory::model_bytes(c.dtypes.precision).0,
                     format_short(r.divisors.model),
                     if fp8 != 0.0 { format!(", FP8 {} per GEMM weight", format_short(fp8)) } else { String::new() }
                 )
             }
             Part::Gradients => format!(
                 "{} bytes/param ÷ {}",
-                tmath::memory::gradient_bytes(c.grad_dtype).0,
+                tmath::memory::gradient_bytes(c.dtypes.grad_dtype).0,
                 format_short(r.divisors.gradients)
             ),
             Part::Optimizer => format!(
@@ -190,7 +190,11 @@ fn receipt(r: &Report) -> String {
             .to_string(),
             Part::Logits | Part::Buffers | Part::LiveParams => String::new(),
             Part::Reserve => {
-                format!("{} GB + {} %", format_short(c.reserve_bytes / 1e9), format_short(c.fragmentation * 100.0))
+                format!(
+                    "{} GB + {} %",
+                    format_short(c.system.reserve_bytes / 1e9),
+                    format_short(c.system.fragmentation * 100.0)
+                )
             }
         };
         s += format!("  {:<26} {}   {detail}", part.english(), gb(m[part])).trim_end();
@@ -201,7 +205,7 @@ fn receipt(r: &Report) -> String {
     s += &format!(
         "  GPU memory                 {}   ({} GiB)\n",
         gb(r.gpu_mem()),
-        format_sig(c.gpu_mem_bytes / tmath::Bytes::GIB)
+        format_sig(c.system.gpu_mem_bytes / tmath::Bytes::GIB)
     );
     let verdict = if r.fits() {
         format!("fits, {} GB headroom", format_sig(r.headroom().get() / 1e9))
@@ -213,14 +217,18 @@ fn receipt(r: &Report) -> String {
         s += &format!(
             "  CPU memory per node        {}   of {} GB: {}\n",
             gb(r.cpu_per_node),
-            format_sig(c.cpu_mem_bytes / 1e9),
+            format_sig(c.system.cpu_mem_bytes / 1e9),
             if r.cpu_fits() { "fits" } else { "DOES NOT FIT" }
         );
     }
     if r.nvme_per_node.get() > 0.0 {
         s += &format!("  NVMe per node              {}   (the optimizer states)\n", gb(r.nvme_per_node));
     }
-    s += &format!("\nINFERENCE ({}, ×1.2)           {} GB\n", c.inference_dtype, format_sig(r.inference.get() / 1e9));
+    s += &format!(
+        "\nINFERENCE ({}, ×1.2)           {} GB\n",
+        c.serving.inference_dtype,
+        format_sig(r.inference.get() / 1e9)
+    );
     s += "\nCOMPUTE\n";
     s += &format!(
         "  FLOPs                      {:>10}   forward {} + backward {}{} recompute {}{}\n",
@@ -235,13 +243,13 @@ fn receipt(r: &Report) -> String {
     s += &format!(
         "  GPU-hours                  {:>10}   at {} TFLOP/s achieved per GPU\n",
         format_sig(r.gpu_hours()),
-        format_sig(c.flops_per_gpu / 1e12)
+        format_sig(c.system.flops_per_gpu / 1e12)
     );
     s += &format!("  days on {:<6} GPUs        {:>10}\n", l.gpus(), format_sig(r.days()));
     s += &format!(
         "  cost (USD)                 {:>10}   at ${}/GPU-hour\n",
         format_sig(r.cost_usd()),
-        c.usd_per_gpu_hour
+        c.system.usd_per_gpu_hour
     );
     s += &format!(
         "\nCHINCHILLA  D/P = {} (compute-optimal 20): D = 20P = {} tokens; the article advises ≥ 200B\n",
@@ -298,8 +306,8 @@ fn plan(args: &[String]) -> Result<String, String> {
     let mut s = match report.min_gpus {
         Some(m) => format!(
             "minimum GPUs: {m} (with {} GB reserve and {}% fragmentation)\n",
-            format_short(config.reserve_bytes / 1e9),
-            format_short(config.fragmentation * 100.0)
+            format_short(config.system.reserve_bytes / 1e9),
+            format_short(config.system.fragmentation * 100.0)
         ),
         None => format!("no layout fits on up to {} GPUs\n", options.max_gpus),
     };

@@ -522,14 +522,15 @@ impl Settings {
             }
             None => {}
         }
-        let mut config = self.build(Layout { tp, pp, dp, cp });
+        let mut config = self.build(Layout { tp, pp, dp, cp, ..Layout::new(1, 1, 1) });
         if let Some(text) = self.pp_layout.as_deref().filter(|t| !t.trim().is_empty()) {
             use crate::pp_layout::{LayoutError, PpLayout};
             let layout = PpLayout::parse(text).map_err(ConfigError::PpLayout)?;
             if self.pp_first_layers.is_some() || self.pp_last_layers.is_some() {
                 return Err(ConfigError::PpLayout(LayoutError::WithFirstLast));
             }
-            config.vpp = layout.fits(pp, self.vpp, arch.layers, arch.mtp_layers).map_err(ConfigError::PpLayout)?;
+            config.layout.vpp =
+                layout.fits(pp, self.vpp, arch.layers, arch.mtp_layers).map_err(ConfigError::PpLayout)?;
             config.pp_layout = Some(std::sync::Arc::new(layout));
         }
         if !crate::memory::stages_lay_out(&config) {
@@ -552,6 +553,7 @@ impl Settings {
             (Convention::Megatron, _) => GradDtype::Fp32,
             (Convention::Article, _) => GradDtype::Fp16,
         });
+        let layout = Layout { vpp: self.vpp, ep: self.ep, etp: self.etp, ..layout };
         Config {
             model: self.model,
             params,
@@ -562,11 +564,15 @@ impl Settings {
             micro_batch: self.micro_batch,
             grad_accum: self.grad_accum,
             layout,
-            precision: self.precision,
-            grad_dtype,
+            dtypes: Dtypes {
+                precision: self.precision,
+                grad_dtype,
+                main_params: self.main_params,
+                exp_avg_dtype: self.exp_avg_dtype,
+                fp8: self.fp8,
+                fp8_param_gather: self.fp8_param_gather,
+            },
             optimizer: self.optimizer,
-            exp_avg_dtype: self.exp_avg_dtype,
-            main_params: self.main_params,
             recompute: self.recompute,
             sequence_parallel: self.sequence_parallel,
             partition_activations: self.partition_activations,
@@ -574,21 +580,30 @@ impl Settings {
             zero: self.zero,
             offload: self.offload,
             max_live_params: Params(self.max_live_params),
-            gpu: self.gpu,
-            gpu_mem_bytes: self.gpu_mem.map_or(self.gpu.mem_bytes(), |gb| gb * crate::units::Bytes::GIB),
-            flops_per_gpu: self.tflops.unwrap_or(self.gpu.achieved_tflops) * 1e12,
-            usd_per_gpu_hour: self.usd_per_gpu_hour.unwrap_or(self.gpu.usd_per_hour),
-            inference_dtype: self.inference_dtype,
-            batch: self.batch,
-            context: self.context.unwrap_or(self.seq_len.unwrap_or(DEFAULT_SEQ_LEN)),
-            kv_dtype: self.kv_dtype,
-            // By value, not by whether a key was written: a link that spells out the default reads the same.
-            serving_given: self.context.is_some_and(|x| Some(x) != self.seq_len.or(Some(DEFAULT_SEQ_LEN)))
-                || self.batch > 1,
-            max_positions: self.max_positions,
+            system: System {
+                gpu: self.gpu,
+                gpu_mem_bytes: self.gpu_mem.map_or(self.gpu.mem_bytes(), |gb| gb * crate::units::Bytes::GIB),
+                flops_per_gpu: self.tflops.unwrap_or(self.gpu.achieved_tflops) * 1e12,
+                usd_per_gpu_hour: self.usd_per_gpu_hour.unwrap_or(self.gpu.usd_per_hour),
+                reserve_bytes: self.resolved_reserve_gb() * 1e9,
+                fragmentation: self.resolved_fragmentation_pct() / 100.0,
+                cpu_mem_bytes: self.cpu_mem * 1e9,
+                gpus_per_node: self.gpus_per_node,
+                intra_node_bytes_per_s: self.intra_node_gbs.unwrap_or(self.gpu.nvlink_gbs) * 1e9,
+                inter_node_bytes_per_s: self.inter_node_gbs * 1e9,
+            },
+            serving: Serving {
+                inference_dtype: self.inference_dtype,
+                batch: self.batch,
+                context: self.context.unwrap_or(self.seq_len.unwrap_or(DEFAULT_SEQ_LEN)),
+                kv_dtype: self.kv_dtype,
+                // By value, not by whether a key was written: a link that spells out the default reads the same.
+                serving_given: self.context.is_some_and(|x| Some(x) != self.seq_len.or(Some(DEFAULT_SEQ_LEN)))
+                    || self.batch > 1,
+                max_positions: self.max_positions,
+            },
             attention: self.resolved_attention(),
             schedule: self.schedule,
-            vpp: self.vpp,
             pp_first_layers: self.pp_first_layers,
             pp_last_layers: self.pp_last_layers,
             pp_layout: None,
@@ -596,16 +611,6 @@ impl Settings {
             loss_chunks: self.loss_chunks,
             recompute_every: self.recompute_every,
             offload_activations: self.offload_activations,
-            fp8: self.fp8,
-            fp8_param_gather: self.fp8_param_gather,
-            reserve_bytes: self.resolved_reserve_gb() * 1e9,
-            fragmentation: self.resolved_fragmentation_pct() / 100.0,
-            cpu_mem_bytes: self.cpu_mem * 1e9,
-            gpus_per_node: self.gpus_per_node,
-            intra_node_bytes_per_s: self.intra_node_gbs.unwrap_or(self.gpu.nvlink_gbs) * 1e9,
-            inter_node_bytes_per_s: self.inter_node_gbs * 1e9,
-            ep: self.ep,
-            etp: self.etp,
             convention: self.convention,
         }
     }
@@ -634,8 +639,8 @@ mod tests {
         let c = Settings::default().resolve().unwrap();
         assert_eq!(c.params, Params(7e9));
         assert_eq!(c.layout.gpus(), 1);
-        assert_eq!(c.gpu.name, "a100-80gb");
-        assert_eq!(c.precision, Precision::Mixed);
+        assert_eq!(c.system.gpu.name, "a100-80gb");
+        assert_eq!(c.dtypes.precision, Precision::Mixed);
         assert_eq!(c.optimizer, Optimizer::AdamW);
         assert!(Settings::default().to_pairs().is_empty());
         assert_eq!(Settings::default().resolve(), Ok(Config::default()));

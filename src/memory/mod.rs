@@ -43,7 +43,7 @@ pub fn inference_memory(params: Params, dtype: InferenceDtype) -> Bytes {
 /// of every sequence, 2·L·k·d_head·context·batch·bytes(kv-dtype), with k the
 /// key/value heads (GQA) and d_head = h/a.
 pub fn kv_cache_bytes(c: &Config) -> Bytes {
-    Bytes(kv_bytes_per_token(c) * c.context as f64 * c.batch as f64)
+    Bytes(kv_bytes_per_token(c) * c.serving.context as f64 * c.serving.batch as f64)
 }
 
 /// The cache's bytes per token of one sequence: 2·L·k·d_head·bytes(kv-dtype);
@@ -52,23 +52,23 @@ pub fn kv_cache_bytes(c: &Config) -> Bytes {
 pub fn kv_bytes_per_token(c: &Config) -> f64 {
     let a = c.arch;
     if a.mla.is_on() {
-        return a.layers as f64 * (a.mla.kv_lora_rank + a.mla.qk_rope_head_dim) as f64 * c.kv_dtype.bytes();
+        return a.layers as f64 * (a.mla.kv_lora_rank + a.mla.qk_rope_head_dim) as f64 * c.serving.kv_dtype.bytes();
     }
     let d_head = a.hidden as f64 / a.heads as f64;
-    2.0 * a.layers as f64 * a.kv_heads as f64 * d_head * c.kv_dtype.bytes()
+    2.0 * a.layers as f64 * a.kv_heads as f64 * d_head * c.serving.kv_dtype.bytes()
 }
 
 /// Serving memory beyond the article's rule: the weights in the inference
 /// type plus the KV cache.
 pub fn inference_total_bytes(c: &Config) -> Bytes {
-    (c.params * inference_weight_bytes(c.inference_dtype)).whole() + kv_cache_bytes(c)
+    (c.params * inference_weight_bytes(c.serving.inference_dtype)).whole() + kv_cache_bytes(c)
 }
 
 /// The longest context that fits beside the weights in one GPU's memory at
 /// this batch (0 when the weights alone do not fit).
 pub fn max_context_tokens(c: &Config) -> u64 {
-    let room = c.gpu_mem_bytes - (c.params * inference_weight_bytes(c.inference_dtype)).get();
-    let per_token = kv_bytes_per_token(c) * c.batch as f64;
+    let room = c.system.gpu_mem_bytes - (c.params * inference_weight_bytes(c.serving.inference_dtype)).get();
+    let per_token = kv_bytes_per_token(c) * c.serving.batch as f64;
     if room <= 0.0 || per_token <= 0.0 {
         return 0;
     }
@@ -88,7 +88,7 @@ pub enum ContextBound {
 /// memory ([`max_context_tokens`]) or, when shorter, the model's position limit.
 pub fn longest_context(c: &Config) -> (u64, ContextBound) {
     let memory = max_context_tokens(c);
-    match c.max_positions {
+    match c.serving.max_positions {
         Some(limit) if memory > 0 && limit < memory => (limit, ContextBound::Positions),
         _ => (memory, ContextBound::Memory),
     }
@@ -97,7 +97,7 @@ pub fn longest_context(c: &Config) -> (u64, ContextBound) {
 /// Bytes per parameter of the model states before any sharding: weights,
 /// gradients and optimizer (article: 2 + 2 + 12 = 16 for mixed precision with AdamW).
 pub fn state_bytes_per_param(c: &Config) -> [BytesPerParam; 3] {
-    [model_bytes(c.precision), gradient_bytes(c.grad_dtype), optimizer_bytes(c)]
+    [model_bytes(c.dtypes.precision), gradient_bytes(c.dtypes.grad_dtype), optimizer_bytes(c)]
 }
 
 /// memory_model: 4 bytes/param in fp32, 2 in fp16, bf16 or mixed (article, "Model Parameters").
@@ -146,13 +146,13 @@ pub fn optimizer_bytes_of(
 pub fn optimizer_bytes(c: &Config) -> BytesPerParam {
     let a = c.arch;
     let adam_share = (a.non_matrix_params().get() / a.exact_params().get().max(1.0)).min(1.0);
-    optimizer_bytes_of(c.optimizer, c.precision, c.exp_avg_dtype, c.main_params, adam_share)
+    optimizer_bytes_of(c.optimizer, c.dtypes.precision, c.dtypes.exp_avg_dtype, c.dtypes.main_params, adam_share)
 }
 
 /// The master copy's bytes per parameter for `c`: its type under mixed precision, else none.
 pub fn master_bytes(c: &Config) -> f64 {
-    if c.precision == Precision::Mixed {
-        c.main_params.bytes()
+    if c.dtypes.precision == Precision::Mixed {
+        c.dtypes.main_params.bytes()
     } else {
         0.0
     }
@@ -243,11 +243,11 @@ impl LayerFactor {
 /// "Performance considerations": "TE saves the columnwise quantized input for
 /// the backward pass").
 pub fn fp8_activation_saving(c: &Config, recompute: Recompute, sequence_parallel: bool, f: f64) -> f64 {
-    if c.fp8 == Fp8Recipe::None || c.convention != Convention::Megatron || recompute == Recompute::Full {
+    if c.dtypes.fp8 == Fp8Recipe::None || c.convention != Convention::Megatron || recompute == Recompute::Full {
         return 0.0;
     }
     let t = c.layout.tp as f64;
-    let per_value = 2.0 - (1.0 + c.fp8.scale_bytes());
+    let per_value = 2.0 - (1.0 + c.dtypes.fp8.scale_bytes());
     let qkv = if c.arch.mla.is_on() { 0.0 } else { 1.0 };
     let outside = per_value * (qkv + 1.0) / if sequence_parallel { t } else { 1.0 };
     let inside = per_value * f / (c.arch.hidden as f64 * t);
@@ -264,19 +264,19 @@ pub fn fp8_activation_saving(c: &Config, recompute: Recompute, sequence_parallel
 /// tensorwise scaling, while MXFP8 (and blockwise, emulated with it) keeps two
 /// of 1 + 1/32. With `fp8-param-gather` that copy is the weight: the bf16 one goes.
 pub fn fp8_weight_bytes(c: &Config) -> f64 {
-    if c.fp8 == Fp8Recipe::None || c.convention != Convention::Megatron || c.zero.shards_params() {
+    if c.dtypes.fp8 == Fp8Recipe::None || c.convention != Convention::Megatron || c.zero.shards_params() {
         return 0.0;
     }
-    let blackwell = c.gpu.sm >= 100;
-    let copy = match (c.fp8, blackwell) {
+    let blackwell = c.system.gpu.sm >= 100;
+    let copy = match (c.dtypes.fp8, blackwell) {
         (Fp8Recipe::Tensorwise, true) => 1.0,
         (Fp8Recipe::Tensorwise, false) => 2.0,
         // 128×128 blocks: one fp32 scale per 16,384 weights, in each layout.
         (Fp8Recipe::Blockwise, false) => 2.0 * (1.0 + 4.0 / 16_384.0),
-        _ => 2.0 * (1.0 + c.fp8.scale_bytes()),
+        _ => 2.0 * (1.0 + c.dtypes.fp8.scale_bytes()),
     };
-    if c.fp8_param_gather {
-        copy - model_bytes(c.precision).0
+    if c.dtypes.fp8_param_gather {
+        copy - model_bytes(c.dtypes.precision).0
     } else {
         copy
     }
@@ -578,7 +578,7 @@ impl BufferTerms {
 pub fn fsdp_units(c: &Config) -> (f64, f64) {
     let a = c.arch;
     let t = c.layout.tp as f64;
-    let experts_vs_t = t / (c.expert_tp() * c.ep) as f64;
+    let experts_vs_t = t / (c.expert_tp() * c.layout.ep) as f64;
     let (dense, moe, routed) = a.layer_params();
     let layer = if a.is_moe() { dense.max(moe + routed * (experts_vs_t - 1.0)) } else { dense };
     let vh = (a.vocab * a.hidden) as f64;
@@ -601,10 +601,11 @@ pub fn buffer_terms(c: &Config) -> BufferTerms {
     }
     let (s, b, h) = (c.seq_len as f64 / c.layout.cp as f64, c.micro_batch as f64, c.arch.hidden as f64);
     let sp = c.sequence_parallel && c.layout.tp > 1;
-    let fsdp_reduce = if c.zero.shards_params() { fsdp_units(c).1 * gradient_bytes(c.grad_dtype).0 } else { 0.0 };
+    let fsdp_reduce =
+        if c.zero.shards_params() { fsdp_units(c).1 * gradient_bytes(c.dtypes.grad_dtype).0 } else { 0.0 };
     BufferTerms {
-        sp_gather: if sp { s * b * h * model_bytes(c.precision).0 } else { 0.0 },
-        workspace: cublas_workspace_bytes(c.gpu.sm),
+        sp_gather: if sp { s * b * h * model_bytes(c.dtypes.precision).0 } else { 0.0 },
+        workspace: cublas_workspace_bytes(c.system.gpu.sm),
         fsdp_reduce,
     }
 }
@@ -682,7 +683,7 @@ fn megatron_stage_parts(c: &Config, st: &Stage, experts_vs_t: f64) -> (f64, f64)
 /// embeddings, the output layer and the final norm are not).
 pub fn layer_weight_share(c: &Config, st: &Stage) -> f64 {
     let a = c.arch;
-    let experts_vs_t = c.layout.tp as f64 / (c.expert_tp() * c.ep) as f64;
+    let experts_vs_t = c.layout.tp as f64 / (c.expert_tp() * c.layout.ep) as f64;
     if c.convention == Convention::Megatron && c.layout.pp > 1 {
         let (layers, ends) = megatron_stage_parts(c, st, experts_vs_t);
         return layers / (layers + ends).max(f64::MIN_POSITIVE);
@@ -705,7 +706,7 @@ pub fn layer_weight_share(c: &Config, st: &Stage) -> f64 {
 pub fn stage_divisors(c: &Config, st: &Stage) -> Divisors {
     let z = c.zero;
     let group = c.layout.shard_group() as f64;
-    let experts_vs_t = c.layout.tp as f64 / (c.expert_tp() * c.ep) as f64;
+    let experts_vs_t = c.layout.tp as f64 / (c.expert_tp() * c.layout.ep) as f64;
     let (model, grads) = state_divisors(c, st, experts_vs_t);
     let (model_replica, grads_replica) = state_divisors(c, st, 1.0);
     Divisors {
@@ -726,10 +727,10 @@ pub fn zero3_live_params(c: &Config) -> Bytes {
     // Under `megatron`, FSDP's rule: a layer and the largest unit whole at once ([`fsdp_units`]).
     if c.convention == Convention::Megatron {
         let (layer, largest) = fsdp_units(c);
-        return Params(layer + largest) * model_bytes(c.precision);
+        return Params(layer + largest) * model_bytes(c.dtypes.precision);
     }
     let shard = c.params.get() / c.layout.model_parallel() as f64;
-    Params(c.max_live_params.get().min(shard)) * model_bytes(c.precision)
+    Params(c.max_live_params.get().min(shard)) * model_bytes(c.dtypes.precision)
 }
 
 /// The optimizer's bytes per GPU when it stays on the GPU.
@@ -748,14 +749,14 @@ pub fn stage_memory(c: &Config, st: &Stage) -> MemoryBreakdown {
     let mut m = MemoryBreakdown::default();
     // FP8 training's copies of the layers' weights (or, with fp8-param-gather, the weights in FP8).
     let fp8 = c.params.get() / d.model * layer_weight_share(c, st) * fp8_weight_bytes(c);
-    m[Part::Model] = (c.params * model_bytes(c.precision) / d.model + Bytes(fp8)).whole();
-    m[Part::Gradients] = (c.params * gradient_bytes(c.grad_dtype) / d.gradients).whole();
+    m[Part::Model] = (c.params * model_bytes(c.dtypes.precision) / d.model + Bytes(fp8)).whole();
+    m[Part::Gradients] = (c.params * gradient_bytes(c.dtypes.grad_dtype) / d.gradients).whole();
     m[Part::Optimizer] = optimizer.whole();
     m[Part::Activations] = activation_terms(c, st).bytes().whole();
     m[Part::Logits] = logit_terms(c, st).bytes().whole();
     m[Part::Buffers] = buffer_terms(c).bytes().whole();
     m[Part::LiveParams] = zero3_live_params(c).whole();
-    m[Part::Reserve] = Bytes(m.total().get() * c.fragmentation + c.reserve_bytes).whole();
+    m[Part::Reserve] = Bytes(m.total().get() * c.system.fragmentation + c.system.reserve_bytes).whole();
     m
 }
 
@@ -766,7 +767,7 @@ pub fn training_memory(c: &Config) -> MemoryBreakdown {
 
 /// The GPUs of one node that share its CPU memory and NVMe.
 fn gpus_in_node(c: &Config) -> f64 {
-    c.layout.gpus().min(c.gpus_per_node) as f64
+    c.layout.gpus().min(c.system.gpus_per_node) as f64
 }
 
 /// CPU memory per node under offload (ZeRO-Offload, Ren et al. 2021): each

@@ -85,7 +85,7 @@ fn stage_layers(c: &Config, i: u64) -> u64 {
 /// stage's layers a multiple of v (Megatron-LM's checks). A `pp-layout` is
 /// checked when it is read ([`crate::pp_layout::PpLayout::fits`]).
 pub fn stages_lay_out(c: &Config) -> bool {
-    let (l, p, v) = (c.arch.layers, c.layout.pp.max(1), c.vpp.max(1));
+    let (l, p, v) = (c.arch.layers, c.layout.pp.max(1), c.layout.vpp.max(1));
     if p == 1 || c.pp_layout.is_some() {
         return true;
     }
@@ -150,7 +150,7 @@ pub fn chunks(c: &Config, i: u64) -> Vec<Chunk> {
                 .collect()
         }
         _ => {
-            let v = if interleaved { c.vpp.max(1) } else { 1 };
+            let v = if interleaved { c.layout.vpp.max(1) } else { 1 };
             let layers = stage_layers(c, i);
             // Virtual stage j = k·p + r is chunk k of rank r, of stage_layers(r)/v layers.
             let before: u64 = (0..p).map(|r| stage_layers(c, r) / v).sum();

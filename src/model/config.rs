@@ -253,7 +253,8 @@ impl From<ZeroStage> for u8 {
     }
 }
 
-/// Parallel layout: tensor (t), pipeline (p) and data (d) degrees.
+/// Parallel layout: tensor (t), pipeline (p), data (d) and context (cp)
+/// degrees, the virtual stages per rank (v), and the experts' split.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Layout {
     pub tp: u64,
@@ -261,12 +262,22 @@ pub struct Layout {
     pub dp: u64,
     /// Context parallelism: each rank holds s/cp of every sequence (1: none).
     pub cp: u64,
+    /// Virtual pipeline stages per rank (interleaved 1F1B; 1: none).
+    pub vpp: u64,
+    /// Expert parallelism: experts ÷ ep within the d·cp ranks (1: none).
+    pub ep: u64,
+    /// Expert tensor parallelism: each expert split over etp ranks (`None`: t, whatever t a layout gives).
+    pub etp: Option<u64>,
 }
 
 impl Layout {
     /// t·p·d without context parallelism.
     pub const fn new(tp: u64, pp: u64, dp: u64) -> Layout {
-        Layout { tp, pp, dp, cp: 1 }
+        Layout { tp, pp, dp, cp: 1, vpp: 1, ep: 1, etp: None }
+    }
+    /// Expert tensor parallelism: the given etp, else t.
+    pub fn expert_tp(self) -> u64 {
+        self.etp.unwrap_or(self.tp)
     }
     /// N = t·p·cp·d.
     pub fn gpus(self) -> u64 {
@@ -286,8 +297,65 @@ impl Layout {
     }
 }
 
+/// The types a run keeps its states in (the training dtypes).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Dtypes {
+    /// The weights (and, under mixed precision, the fp32 master copy's presence).
+    pub precision: Precision,
+    pub grad_dtype: GradDtype,
+    /// The master copy under mixed precision (fp32 unless given).
+    pub main_params: MainParams,
+    /// The optimizer's moments' type (fp32 unless given).
+    pub exp_avg_dtype: ExpAvgDtype,
+    /// FP8 training's recipe (none unless given) and whether the weights are kept in FP8
+    /// alone (Megatron-LM's `--fp8-param-gather`).
+    pub fp8: Fp8Recipe,
+    pub fp8_param_gather: bool,
+}
+
+/// The machine a run is sized for.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct System {
+    pub gpu: &'static Gpu,
+    /// Usable memory per GPU in bytes.
+    pub gpu_mem_bytes: f64,
+    /// Achieved FLOP/s per GPU (τ), not the datasheet peak.
+    pub flops_per_gpu: f64,
+    pub usd_per_gpu_hour: f64,
+    /// Memory per GPU the formulas leave out (CUDA context, NCCL, framework), bytes.
+    pub reserve_bytes: f64,
+    /// Allocator fragmentation, a fraction of the formulas' total.
+    pub fragmentation: f64,
+    /// CPU memory per node (bytes) and GPUs per node, for offload.
+    pub cpu_mem_bytes: f64,
+    pub gpus_per_node: u64,
+    /// Per-GPU bandwidth inside a node (NVLink) and across nodes (InfiniBand), bytes/s per direction.
+    pub intra_node_bytes_per_s: f64,
+    pub inter_node_bytes_per_s: f64,
+}
+
+/// Serving: what the inference bars are sized with.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Serving {
+    pub inference_dtype: InferenceDtype,
+    /// Beyond the article's 1.2×: sequences at once, tokens per sequence, the cache's type.
+    pub batch: u64,
+    pub context: u64,
+    pub kv_dtype: KvDtype,
+    /// A context other than the sequence length, or a batch above 1, was given:
+    /// serving is sized with its KV cache, not the article's 1.2×.
+    pub serving_given: bool,
+    /// The model's position limit (`max_position_embeddings`): the longest context it reads.
+    pub max_positions: Option<u64>,
+}
+
 /// Everything a formula may read, already checked: built by
-/// [`crate::settings::Settings::resolve`] and never mutated afterwards.
+/// [`crate::settings::Settings::resolve`] and never mutated afterwards. In
+/// groups, as Calculon and llm-analysis split theirs: the model's shape
+/// (`arch`, with P and D beside it), the layout (t, p, d, cp, v, ep, etp; one
+/// function moves a run to another, [`Config::on_layout`]), the training
+/// dtypes, the system and serving; what stays flat is the run's recipe
+/// (batch, recomputation, ZeRO, attention, schedule, loss, convention).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Config {
     pub model: Option<&'static Model>,
@@ -299,17 +367,9 @@ pub struct Config {
     pub micro_batch: u64,
     pub grad_accum: u64,
     pub layout: Layout,
-    pub precision: Precision,
-    pub grad_dtype: GradDtype,
+    /// The types the states and activations are kept in.
+    pub dtypes: Dtypes,
     pub optimizer: Optimizer,
-    /// The optimizer's moments' type (fp32 unless given).
-    pub exp_avg_dtype: ExpAvgDtype,
-    /// The master copy under mixed precision (fp32 unless given).
-    pub main_params: MainParams,
-    /// FP8 training's recipe (none unless given) and whether the weights are kept in FP8
-    /// alone (Megatron-LM's `--fp8-param-gather`).
-    pub fp8: Fp8Recipe,
-    pub fp8_param_gather: bool,
     pub recompute: Recompute,
     pub sequence_parallel: bool,
     pub partition_activations: bool,
@@ -319,27 +379,13 @@ pub struct Config {
     pub offload: Offload,
     /// DeepSpeed `stage3_max_live_parameters` (default 1e9).
     pub max_live_params: Params,
-    pub gpu: &'static Gpu,
-    /// Usable memory per GPU in bytes.
-    pub gpu_mem_bytes: f64,
-    /// Achieved FLOP/s per GPU (τ), not the datasheet peak.
-    pub flops_per_gpu: f64,
-    pub usd_per_gpu_hour: f64,
-    pub inference_dtype: InferenceDtype,
-    /// Serving beyond the article's 1.2×: sequences at once, tokens per sequence, the cache's type.
-    pub batch: u64,
-    pub context: u64,
-    pub kv_dtype: KvDtype,
-    /// A context other than the sequence length, or a batch above 1, was given:
-    /// serving is sized with its KV cache, not the article's 1.2×.
-    pub serving_given: bool,
-    /// The model's position limit (`max_position_embeddings`): the longest context it reads.
-    pub max_positions: Option<u64>,
+    /// The machine: the GPU, its memory and rate, the price, the nodes and their links.
+    pub system: System,
+    /// Serving: the weights' type, sequences at once, their context, the cache's type.
+    pub serving: Serving,
     /// Standard under the article's convention, flash under `megatron`, unless given.
     pub attention: Attention,
     pub schedule: Schedule,
-    /// Virtual pipeline stages per rank (interleaved 1F1B; 1: none).
-    pub vpp: u64,
     /// Layers of the first and of the last pipeline stage (`None`: spread evenly).
     pub pp_first_layers: Option<u64>,
     pub pp_last_layers: Option<u64>,
@@ -353,20 +399,6 @@ pub struct Config {
     pub recompute_every: u64,
     /// Share of the layers' stored activations moved to CPU memory (0: none).
     pub offload_activations: f64,
-    /// Memory per GPU the formulas leave out (CUDA context, NCCL, framework), bytes.
-    pub reserve_bytes: f64,
-    /// Allocator fragmentation, a fraction of the formulas' total.
-    pub fragmentation: f64,
-    /// CPU memory per node (bytes) and GPUs per node, for offload.
-    pub cpu_mem_bytes: f64,
-    pub gpus_per_node: u64,
-    /// Per-GPU bandwidth inside a node (NVLink) and across nodes (InfiniBand), bytes/s per direction.
-    pub intra_node_bytes_per_s: f64,
-    pub inter_node_bytes_per_s: f64,
-    /// Expert parallelism: experts ÷ ep within the d·cp ranks (1: none).
-    pub ep: u64,
-    /// Expert tensor parallelism: each expert split over etp ranks (`None`: t, whatever t a layout gives).
-    pub etp: Option<u64>,
     pub convention: Convention,
 }
 
@@ -381,8 +413,8 @@ impl Config {
             c.pp_layout = None;
             c.pp_first_layers = None;
             c.pp_last_layers = None;
-            if !self.arch.layers.is_multiple_of(layout.pp.max(1) * self.vpp.max(1)) {
-                c.vpp = 1;
+            if !self.arch.layers.is_multiple_of(layout.pp.max(1) * self.layout.vpp.max(1)) {
+                c.layout.vpp = 1;
             }
         }
         c
@@ -390,7 +422,7 @@ impl Config {
 
     /// Expert tensor parallelism: the given etp, else t.
     pub fn expert_tp(&self) -> u64 {
-        self.etp.unwrap_or(self.layout.tp)
+        self.layout.expert_tp()
     }
 
     /// Whether activations are split along the sequence over the tensor ranks:

@@ -189,7 +189,7 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
             ),
             substituted: format!(
                 "{} · {p_txt}{}{} = {}",
-                model_bytes(c.precision).0,
+                model_bytes(c.dtypes.precision).0,
                 div(r.divisors.model),
                 if fp8_weights != 0.0 {
                     let gemm = c.params.get() * crate::memory::layer_weight_share(c, &r.stage);
@@ -214,7 +214,7 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
             ),
             substituted: format!(
                 "{} · {p_txt}{} = {}",
-                gradient_bytes(c.grad_dtype).0,
+                gradient_bytes(c.dtypes.grad_dtype).0,
                 div(r.divisors.gradients),
                 bytes(m[Part::Gradients])
             ),
@@ -430,7 +430,7 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
         }
         Item::Part(Part::Buffers) => {
             let terms = buffer_terms(c);
-            let act = model_bytes(c.precision).0;
+            let act = model_bytes(c.dtypes.precision).0;
             let cp = c.layout.cp;
             let s = if cp > 1 { format!("{}/{cp}", c.seq_len) } else { c.seq_len.to_string() };
             let gather = if terms.sp_gather > 0.0 {
@@ -442,7 +442,11 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
             let (fsdp_f, fsdp_s) = if terms.fsdp_reduce > 0.0 {
                 (
                     " + P_max ÷ t · {bytes}".to_string(),
-                    format!(" + {} · {}", format_count(crate::memory::fsdp_units(c).1), gradient_bytes(c.grad_dtype).0),
+                    format!(
+                        " + {} · {}",
+                        format_count(crate::memory::fsdp_units(c).1),
+                        gradient_bytes(c.dtypes.grad_dtype).0
+                    ),
                 )
             } else {
                 (String::new(), String::new())
@@ -469,7 +473,7 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
                     "({} + {}) · {} = {}",
                     format_count(layer),
                     format_count(largest),
-                    model_bytes(c.precision).0,
+                    model_bytes(c.dtypes.precision).0,
                     bytes(m[Part::LiveParams])
                 ),
                 sources: &[
@@ -485,7 +489,7 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
                 "min({}, {}) · {} = {}",
                 format_count(c.max_live_params.get()),
                 format_count(c.params.get() / (t * p) as f64),
-                model_bytes(c.precision).0,
+                model_bytes(c.dtypes.precision).0,
                 bytes(m[Part::LiveParams])
             ),
             sources: &[Cite::Article(Section::ShardedOptimizers), Cite::Paper("DeepSpeed stage3_max_live_parameters")],
@@ -497,9 +501,9 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
                 formula: "{fragmentation} · Σ + {reserve}".into(),
                 substituted: format!(
                     "{} · {} + {}\u{a0}GB = {}",
-                    n(c.fragmentation),
+                    n(c.system.fragmentation),
                     bytes(formulas),
-                    n(c.reserve_bytes / 1e9),
+                    n(c.system.reserve_bytes / 1e9),
                     bytes(m[Part::Reserve])
                 ),
                 sources: &[Cite::Paper("PyTorch CUDA caching allocator; Megatron-LM, NCCL buffers")],
@@ -510,7 +514,7 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
             formula: "1.2 · {bytes} · P".into(),
             substituted: format!(
                 "1.2 · {} · {p_txt} = {}",
-                inference_weight_bytes(c.inference_dtype).0,
+                inference_weight_bytes(c.serving.inference_dtype).0,
                 bytes(r.inference)
             ),
             sources: &[Cite::Article(Section::ModelWeights), Cite::Article(Section::TotalInferenceMemory)],
@@ -565,7 +569,7 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
             substituted: format!(
                 "{} ÷ {} ÷ 3600 = {}",
                 n(r.hardware_flops().get()),
-                n(c.flops_per_gpu),
+                n(c.system.flops_per_gpu),
                 n(r.gpu_hours())
             ),
             sources: &[Cite::Article(Section::ComputeRequirements)],
@@ -590,7 +594,7 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
                 "{} ÷ ({} · {}) ÷ 86400 = {}",
                 n(r.hardware_flops().get()),
                 c.layout.gpus(),
-                n(c.flops_per_gpu),
+                n(c.system.flops_per_gpu),
                 n(r.days())
             ),
             sources: &[Cite::Article(Section::ComputeRequirements)],
@@ -598,7 +602,7 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
         },
         Item::Cost => Explanation {
             formula: "{gpu-hours} × {price}".into(),
-            substituted: format!("{} × ${} = ${}", n(r.gpu_hours()), c.usd_per_gpu_hour, n(r.cost_usd())),
+            substituted: format!("{} × ${} = ${}", n(r.gpu_hours()), c.system.usd_per_gpu_hour, n(r.cost_usd())),
             sources: &[Cite::Article(Section::ComputeRequirements)],
             note: None,
         },

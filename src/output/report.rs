@@ -272,25 +272,25 @@ pub struct Report {
 
 impl Report {
     pub fn gpu_mem(&self) -> Bytes {
-        Bytes(self.config.gpu_mem_bytes)
+        Bytes(self.config.system.gpu_mem_bytes)
     }
     /// Whether the per-GPU total is within the GPU's memory.
     pub fn fits(&self) -> bool {
-        self.per_gpu.total().get() <= self.config.gpu_mem_bytes
+        self.per_gpu.total().get() <= self.config.system.gpu_mem_bytes
     }
     /// Whether what offload puts in a node's CPU memory fits it.
     pub fn cpu_fits(&self) -> bool {
-        self.cpu_per_node.get() <= self.config.cpu_mem_bytes
+        self.cpu_per_node.get() <= self.config.system.cpu_mem_bytes
     }
     /// Capacity minus need: headroom when positive, the shortfall when negative.
     pub fn headroom(&self) -> Bytes {
-        Bytes(self.config.gpu_mem_bytes - self.per_gpu.total().get())
+        Bytes(self.config.system.gpu_mem_bytes - self.per_gpu.total().get())
     }
     /// What serving needs, against one GPU's memory: once a context or a
     /// batch is given, the weights plus their KV cache; else the article's
     /// 1.2 × weights.
     pub fn serving_bytes(&self) -> Bytes {
-        if self.config.serving_given {
+        if self.config.serving.serving_given {
             memory::inference_total_bytes(&self.config)
         } else {
             self.inference
@@ -298,7 +298,7 @@ impl Report {
     }
     /// Whether serving fits one GPU ([`Report::serving_bytes`] against its memory).
     pub fn serving_fits(&self) -> bool {
-        self.serving_bytes().get() <= self.config.gpu_mem_bytes
+        self.serving_bytes().get() <= self.config.system.gpu_mem_bytes
     }
     /// Serving memory per GPU when the weights are split over the same t·p GPUs
     /// (tensor and pipeline parallel); the whole model's figure is [`Report::inference`].
@@ -322,7 +322,7 @@ impl Report {
     /// the step-time model's, N GPUs for the run's steps.
     pub fn gpu_hours(&self) -> f64 {
         match self.config.convention {
-            Convention::Article => compute::gpu_hours(self.hardware_flops(), self.config.flops_per_gpu),
+            Convention::Article => compute::gpu_hours(self.hardware_flops(), self.config.system.flops_per_gpu),
             Convention::Megatron => self.days() * 24.0 * self.config.layout.gpus() as f64,
         }
     }
@@ -334,7 +334,7 @@ impl Report {
     pub fn days(&self) -> f64 {
         match self.config.convention {
             Convention::Article => {
-                compute::days(self.hardware_flops(), self.config.layout.gpus(), self.config.flops_per_gpu)
+                compute::days(self.hardware_flops(), self.config.layout.gpus(), self.config.system.flops_per_gpu)
             }
             Convention::Megatron => {
                 let steps = self.config.tokens.get() / parallel::tokens_per_step(&self.config).max(1.0);
@@ -352,7 +352,7 @@ impl Report {
         compute::petaflop_days(self.flops())
     }
     pub fn cost_usd(&self) -> f64 {
-        compute::cost_usd(self.gpu_hours(), self.config.usd_per_gpu_hour)
+        compute::cost_usd(self.gpu_hours(), self.config.system.usd_per_gpu_hour)
     }
     pub fn chinchilla_tokens(&self) -> Tokens {
         compute::chinchilla_tokens(self.config.params)
@@ -410,8 +410,8 @@ pub fn warnings(
 ) -> Vec<Warning> {
     let mut w = Vec::new();
     let Layout { tp, pp, .. } = c.layout;
-    if tp > c.gpus_per_node {
-        w.push(Warning::TpAcrossNodes { tp, node: c.gpus_per_node });
+    if tp > c.system.gpus_per_node {
+        w.push(Warning::TpAcrossNodes { tp, node: c.system.gpus_per_node });
     }
     if pp > 1 && c.zero.shards_gradients() {
         w.push(Warning::PipelineWithZero23 { zero: c.zero.get() });
@@ -438,11 +438,11 @@ pub fn warnings(
     if c.partition_activations && c.splits_sequence() {
         w.push(Warning::PartitionWithSequenceParallel);
     }
-    let tflops = c.flops_per_gpu / 1e12;
-    if tflops > c.gpu.peak_tflops {
-        w.push(Warning::TflopsAbovePeak { tflops, peak: c.gpu.peak_tflops });
+    let tflops = c.system.flops_per_gpu / 1e12;
+    if tflops > c.system.gpu.peak_tflops {
+        w.push(Warning::TflopsAbovePeak { tflops, peak: c.system.gpu.peak_tflops });
     }
-    if c.gpu.name.starts_with("a100") && tflops < 115.0 {
+    if c.system.gpu.name.starts_with("a100") && tflops < 115.0 {
         w.push(Warning::A100BelowExpected { tflops });
     }
     if c.offload.is_on() && !c.zero.shards_optimizer() {
@@ -465,8 +465,8 @@ pub fn warnings(
         }
     }
     if c.offload.is_on() {
-        if cpu.get() > c.cpu_mem_bytes {
-            w.push(Warning::CpuMemory { needed: cpu.get(), capacity: c.cpu_mem_bytes });
+        if cpu.get() > c.system.cpu_mem_bytes {
+            w.push(Warning::CpuMemory { needed: cpu.get(), capacity: c.system.cpu_mem_bytes });
         }
         w.push(Warning::OffloadSlower);
     }
@@ -474,7 +474,7 @@ pub fn warnings(
         // The MTP module is modelled once mtp-layers is given, FP8 once fp8 is.
         use crate::catalog::Unmodelled::{Fp8, Mtp};
         let parts: &'static [crate::catalog::Unmodelled] =
-            match (model.unmodelled, c.arch.mtp_layers > 0, c.fp8 != Fp8Recipe::None) {
+            match (model.unmodelled, c.arch.mtp_layers > 0, c.dtypes.fp8 != Fp8Recipe::None) {
                 ([Mtp, Fp8], true, true) => &[],
                 ([Mtp, Fp8], true, false) => &[Fp8],
                 ([Mtp, Fp8], false, true) => &[Mtp],
@@ -485,8 +485,8 @@ pub fn warnings(
             w.push(Warning::NotModelled { model: model.label, parts });
         }
     }
-    if let Some(limit) = c.max_positions.filter(|&l| c.context > l) {
-        w.push(Warning::ContextBeyondPositions { context: c.context, limit });
+    if let Some(limit) = c.serving.max_positions.filter(|&l| c.serving.context > l) {
+        w.push(Warning::ContextBeyondPositions { context: c.serving.context, limit });
     }
     let (six_pd, with_attention) =
         (6.0 * c.active_params.get() * c.tokens.get(), compute::flops_with_attention(c).get());
@@ -511,7 +511,7 @@ pub fn evaluate(c: &Config) -> Report {
         stage,
         per_gpu,
         divisors,
-        inference: memory::inference_memory(c.params, c.inference_dtype).whole(),
+        inference: memory::inference_memory(c.params, c.serving.inference_dtype).whole(),
         compute: compute::compute(c),
         cpu_per_node,
         nvme_per_node: memory::nvme_offload_per_node(c, &divisors),
@@ -575,12 +575,12 @@ impl Serialize for Report {
         o.serialize_field("pp", &c.layout.pp)?;
         o.serialize_field("dp", &c.layout.dp)?;
         o.serialize_field("cp", &c.layout.cp)?;
-        o.serialize_field("ep", &c.ep)?;
+        o.serialize_field("ep", &c.layout.ep)?;
         o.serialize_field("etp", &c.expert_tp())?;
         o.serialize_field("per_gpu_bytes", m)?;
         o.serialize_field("peak_stage", &self.stage.index)?;
         o.serialize_field("stages", &StagesJson(self))?;
-        o.serialize_field("gpu_mem_bytes", &c.gpu_mem_bytes)?;
+        o.serialize_field("gpu_mem_bytes", &c.system.gpu_mem_bytes)?;
         o.serialize_field("fits", &self.fits())?;
         o.serialize_field("inference_bytes", &self.inference.get())?;
         o.serialize_field("kv_cache_bytes", &memory::kv_cache_bytes(c).get())?;
@@ -589,10 +589,10 @@ impl Serialize for Report {
         o.serialize_field("longest_context_tokens", &memory::longest_context(c).0)?;
         o.serialize_field("serving_bytes", &self.serving_bytes().get())?;
         o.serialize_field("serving_fits", &self.serving_fits())?;
-        o.serialize_field("batch", &c.batch)?;
-        o.serialize_field("context", &c.context)?;
-        o.serialize_field("kv_dtype", &c.kv_dtype)?;
-        o.serialize_field("max_position_embeddings", &c.max_positions)?;
+        o.serialize_field("batch", &c.serving.batch)?;
+        o.serialize_field("context", &c.serving.context)?;
+        o.serialize_field("kv_dtype", &c.serving.kv_dtype)?;
+        o.serialize_field("max_position_embeddings", &c.serving.max_positions)?;
         o.serialize_field("flops", &self.flops().get())?;
         o.serialize_field("flops_with_attention", &compute::flops_with_attention(c).get())?;
         o.serialize_field("gpu_hours", &self.gpu_hours())?;
@@ -622,32 +622,32 @@ impl Serialize for Report {
         o.serialize_field("global_batch", &self.global_batch())?;
         o.serialize_field("tokens_per_step", &self.tokens_per_step())?;
         o.serialize_field("dp_comm_bytes_per_step", &self.dp_comm().get())?;
-        o.serialize_field("tflops", &(c.flops_per_gpu / 1e12))?;
-        o.serialize_field("usd_per_gpu_hour", &c.usd_per_gpu_hour)?;
+        o.serialize_field("tflops", &(c.system.flops_per_gpu / 1e12))?;
+        o.serialize_field("usd_per_gpu_hour", &c.system.usd_per_gpu_hour)?;
         o.serialize_field("convention", &c.convention)?;
         o.serialize_field("zero", &c.zero)?;
         o.serialize_field("model", &c.model.map_or("custom", |m| m.name))?;
         o.serialize_field("seq_len", &c.seq_len)?;
         o.serialize_field("micro_batch", &c.micro_batch)?;
         o.serialize_field("grad_accum", &c.grad_accum)?;
-        o.serialize_field("precision", &c.precision)?;
-        o.serialize_field("grad_dtype", &c.grad_dtype)?;
+        o.serialize_field("precision", &c.dtypes.precision)?;
+        o.serialize_field("grad_dtype", &c.dtypes.grad_dtype)?;
         o.serialize_field("optimizer", &c.optimizer)?;
-        o.serialize_field("exp_avg_dtype", &c.exp_avg_dtype)?;
-        o.serialize_field("main_params", &c.main_params)?;
-        o.serialize_field("fp8", &c.fp8)?;
-        o.serialize_field("fp8_param_gather", &c.fp8_param_gather)?;
+        o.serialize_field("exp_avg_dtype", &c.dtypes.exp_avg_dtype)?;
+        o.serialize_field("main_params", &c.dtypes.main_params)?;
+        o.serialize_field("fp8", &c.dtypes.fp8)?;
+        o.serialize_field("fp8_param_gather", &c.dtypes.fp8_param_gather)?;
         o.serialize_field("recompute", &c.recompute)?;
         o.serialize_field("sequence_parallel", &c.sequence_parallel)?;
         o.serialize_field("partition_activations", &c.partition_activations)?;
         o.serialize_field("tsp", &c.tsp)?;
         o.serialize_field("max_live_params", &c.max_live_params.get())?;
-        o.serialize_field("gpu", &c.gpu.name)?;
-        o.serialize_field("inference_dtype", &c.inference_dtype)?;
+        o.serialize_field("gpu", &c.system.gpu.name)?;
+        o.serialize_field("inference_dtype", &c.serving.inference_dtype)?;
         o.serialize_field("offload", &c.offload)?;
         o.serialize_field("attention", &c.attention)?;
         o.serialize_field("schedule", &c.schedule)?;
-        o.serialize_field("vpp", &c.vpp)?;
+        o.serialize_field("vpp", &c.layout.vpp)?;
         // The layers the first and last stages hold, given or spread evenly.
         let p = c.layout.pp;
         o.serialize_field("pp_first_layers", &memory::stage(c, 0).layers)?;
@@ -657,12 +657,12 @@ impl Serialize for Report {
         o.serialize_field("loss_chunks", &c.loss_chunks)?;
         o.serialize_field("recompute_every", &c.recompute_every)?;
         o.serialize_field("offload_activations", &c.offload_activations)?;
-        o.serialize_field("reserve_gb", &(c.reserve_bytes / 1e9))?;
-        o.serialize_field("fragmentation_pct", &(c.fragmentation * 100.0))?;
-        o.serialize_field("cpu_mem_bytes", &c.cpu_mem_bytes)?;
-        o.serialize_field("gpus_per_node", &c.gpus_per_node)?;
-        o.serialize_field("intra_node_gbs", &(c.intra_node_bytes_per_s / 1e9))?;
-        o.serialize_field("inter_node_gbs", &(c.inter_node_bytes_per_s / 1e9))?;
+        o.serialize_field("reserve_gb", &(c.system.reserve_bytes / 1e9))?;
+        o.serialize_field("fragmentation_pct", &(c.system.fragmentation * 100.0))?;
+        o.serialize_field("cpu_mem_bytes", &c.system.cpu_mem_bytes)?;
+        o.serialize_field("gpus_per_node", &c.system.gpus_per_node)?;
+        o.serialize_field("intra_node_gbs", &(c.system.intra_node_bytes_per_s / 1e9))?;
+        o.serialize_field("inter_node_gbs", &(c.system.inter_node_bytes_per_s / 1e9))?;
         // The shape the counts and the activations use (the practice keys echoed).
         let a = &c.arch;
         o.serialize_field("layers", &a.layers)?;

@@ -303,9 +303,16 @@ pub fn check(row: &'static Row) -> Option<Checked> {
     };
     let tau = anchor.measured * hardware_flops_per_token(&config(anchor)?);
     let mut c = config(row)?;
-    c.flops_per_gpu = tau;
+    c.system.flops_per_gpu = tau;
     let predicted = tokens_per_second_per_gpu(&c, &step_time(&c));
-    Some(Checked { row, tau, peak_share: tau / (c.gpu.peak_tflops * 1e12), predicted, layout: c.layout, vpp: c.vpp })
+    Some(Checked {
+        row,
+        tau,
+        peak_share: tau / (c.system.gpu.peak_tflops * 1e12),
+        predicted,
+        layout: c.layout,
+        vpp: c.layout.vpp,
+    })
 }
 
 /// Every row, evaluated.

@@ -52,7 +52,7 @@ impl Metric {
         match self {
             Metric::Estimator => m.total() - m[Part::Reserve] - m[Part::Buffers],
             Metric::Allocated | Metric::Active => m.total() - m[Part::Reserve],
-            Metric::Reserved => m.total() - Bytes(c.reserve_bytes),
+            Metric::Reserved => m.total() - Bytes(c.system.reserve_bytes),
             Metric::NvidiaSmi => m.total(),
         }
     }
@@ -713,7 +713,7 @@ pub fn check(row: &'static Row) -> Option<Checked> {
         Rank::Stage(_) => return None,
     };
     let predicted = row.metric.predicted(&config, &memory).get();
-    Some(Checked { row, published, predicted, stage, layout: config.layout, vpp: config.vpp })
+    Some(Checked { row, published, predicted, stage, layout: config.layout, vpp: config.layout.vpp })
 }
 
 /// Every row, evaluated.

@@ -77,7 +77,7 @@ impl Plan {
             sequence_parallel: self.sequence_parallel,
             micro_batch: self.micro_batch,
             grad_accum: self.grad_accum,
-            ..base.on_layout(Layout { cp: base.layout.cp, ..Layout::new(self.tp, self.pp, self.dp) })
+            ..base.on_layout(Layout { tp: self.tp, pp: self.pp, dp: self.dp, ..base.layout })
         }
     }
 }
@@ -123,7 +123,7 @@ fn strategies(base: &Config, t: u64, p: u64) -> impl Iterator<Item = (ZeroStage,
 /// Tensor-parallel degrees to try: divisors of the heads and the key/value
 /// heads ([`crate::arch::Architecture::tp_divides`]), within a node unless allowed.
 fn tp_choices(base: &Config, o: &PlanOptions, n: u64) -> Vec<u64> {
-    let limit = if o.tp_cross_node { n } else { base.gpus_per_node.min(n) };
+    let limit = if o.tp_cross_node { n } else { base.system.gpus_per_node.min(n) };
     divisors(base.arch.tp_divides()).into_iter().filter(|&t| t <= limit && n.is_multiple_of(t)).collect()
 }
 
@@ -159,7 +159,7 @@ pub fn layouts(base: &Config, o: &PlanOptions, n: u64) -> Vec<Plan> {
     for t in tp_choices(base, o, m) {
         for p in pp_choices(base.arch.layers).into_iter().filter(|&p| (m / t).is_multiple_of(p)) {
             let d = m / (t * p);
-            if !o.global_batch.is_multiple_of(d) || !(d * cp).is_multiple_of(base.ep) {
+            if !o.global_batch.is_multiple_of(d) || !(d * cp).is_multiple_of(base.layout.ep) {
                 continue;
             }
             // With one rank in the shard group (d·cp = 1) every ZeRO stage is ZeRO-0: listed once.
@@ -185,7 +185,7 @@ pub fn layouts(base: &Config, o: &PlanOptions, n: u64) -> Vec<Plan> {
                     let c = plan.config(base);
                     let mem = memory::training_memory(&c);
                     plan.needed_bytes = mem.total().get();
-                    plan.fits = plan.needed_bytes <= c.gpu_mem_bytes;
+                    plan.fits = plan.needed_bytes <= c.system.gpu_mem_bytes;
                     plan.step_seconds = step_seconds(&c);
                     out.push(plan);
                 }
@@ -234,7 +234,7 @@ fn leanest(base: &Config, t: u64, p: u64, d: u64, zero: ZeroStage, recompute: Re
         sequence_parallel: sp,
         micro_batch: 1,
         grad_accum: p,
-        ..base.on_layout(Layout { cp: base.layout.cp, ..Layout::new(t, p, d) })
+        ..base.on_layout(Layout { tp: t, pp: p, dp: d, ..base.layout })
     }
 }
 
@@ -246,7 +246,7 @@ fn leanest(base: &Config, t: u64, p: u64, d: u64, zero: ZeroStage, recompute: Re
 /// each (t, p, ZeRO, recomputation, SP) a binary search finds the smallest d.
 pub fn min_gpus(base: &Config, o: &PlanOptions) -> Option<u64> {
     let mut best: Option<u64> = None;
-    let tp_limit = if o.tp_cross_node { o.max_gpus } else { base.gpus_per_node.min(o.max_gpus) };
+    let tp_limit = if o.tp_cross_node { o.max_gpus } else { base.system.gpus_per_node.min(o.max_gpus) };
     let batch_divisors = divisors(o.global_batch);
     let cp = base.layout.cp;
     for t in divisors(base.arch.tp_divides()).into_iter().filter(|&t| t <= tp_limit) {
@@ -259,14 +259,14 @@ pub fn min_gpus(base: &Config, o: &PlanOptions) -> Option<u64> {
                     let n = t * p * cp * d;
                     n <= o.max_gpus
                         && o.global_batch / d >= p
-                        && whole_nodes(n, base.gpus_per_node)
-                        && (d * cp).is_multiple_of(base.ep)
+                        && whole_nodes(n, base.system.gpus_per_node)
+                        && (d * cp).is_multiple_of(base.layout.ep)
                 })
                 .collect();
             for (zero, recompute, sp) in strategies(base, t, p) {
                 let fits = |d: u64| {
                     let c = leanest(base, t, p, d, zero, recompute, sp);
-                    memory::training_memory(&c).total().get() <= c.gpu_mem_bytes
+                    memory::training_memory(&c).total().get() <= c.system.gpu_mem_bytes
                 };
                 if !ds.last().is_some_and(|&d| fits(d)) {
                     continue;

@@ -42,12 +42,12 @@ fn per_gpu(c: &Config) -> f64 {
 /// (none when it fits). The sequence is halved down to 128; the GPU count grows
 /// by whole nodes at the current t and p, with ZeRO-3 when sharding is what is missing.
 pub fn for_config(c: &Config) -> Vec<Remedy> {
-    if per_gpu(c) <= c.gpu_mem_bytes {
+    if per_gpu(c) <= c.system.gpu_mem_bytes {
         return Vec::new();
     }
     let verdict = |kind, changes, alt: Config| {
         let bytes = per_gpu(&alt);
-        Remedy { kind, changes, fits: bytes <= alt.gpu_mem_bytes, bytes }
+        Remedy { kind, changes, fits: bytes <= alt.system.gpu_mem_bytes, bytes }
     };
     let mut out = Vec::new();
     if c.recompute != Recompute::Full {
@@ -67,7 +67,7 @@ pub fn for_config(c: &Config) -> Vec<Remedy> {
     // full recomputation (each kept only when it fits).
     let fits_here = |zero: ZeroStage, recompute: Recompute| {
         let alt = Config { zero, recompute, ..c.clone() };
-        (per_gpu(&alt) <= alt.gpu_mem_bytes).then_some(alt)
+        (per_gpu(&alt) <= alt.system.gpu_mem_bytes).then_some(alt)
     };
     let (z3, full) = (ZeroStage::ALL[3].max(c.zero), Recompute::Full);
     if c.zero != z3 {
@@ -82,7 +82,7 @@ pub fn for_config(c: &Config) -> Vec<Remedy> {
     let seq = std::iter::successors(Some(c.seq_len / 2), |s| Some(s / 2)).take_while(|&s| s >= 128);
     if let Some(s) = seq.clone().find(|&s| {
         let alt = Config { seq_len: s, ..c.clone() };
-        per_gpu(&alt) <= alt.gpu_mem_bytes
+        per_gpu(&alt) <= alt.system.gpu_mem_bytes
     }) {
         out.push(verdict(Kind::SeqLen(s), vec![(K::SeqLen, s.to_string())], Config { seq_len: s, ..c.clone() }));
     }
@@ -94,7 +94,9 @@ pub fn for_config(c: &Config) -> Vec<Remedy> {
     // Per-GPU memory never grows with d (a property test holds it), so the
     // fewest that fit are found by bisection, not by trying every d.
     let candidates: Vec<u64> = (c.layout.dp + 1..=(16384 / mp).max(c.layout.dp))
-        .filter(|&d| planner::whole_nodes(mp * d, c.gpus_per_node) && (d * c.layout.cp).is_multiple_of(c.ep))
+        .filter(|&d| {
+            planner::whole_nodes(mp * d, c.system.gpus_per_node) && (d * c.layout.cp).is_multiple_of(c.layout.ep)
+        })
         .collect();
     let more = |zero: ZeroStage, recompute: Recompute| {
         if fits_here(zero, recompute).is_some() {
@@ -103,7 +105,7 @@ pub fn for_config(c: &Config) -> Vec<Remedy> {
         let at = |d: u64| Config { zero, recompute, ..c.on_layout(crate::config::Layout { dp: d, ..c.layout }) };
         let fits = |d: u64| {
             let alt = at(d);
-            per_gpu(&alt) <= alt.gpu_mem_bytes
+            per_gpu(&alt) <= alt.system.gpu_mem_bytes
         };
         if !candidates.last().is_some_and(|&d| fits(d)) {
             return None;
@@ -183,7 +185,7 @@ mod tests {
                 s.set(k.name(), v).unwrap();
             }
             let applied = s.resolve().unwrap();
-            assert_eq!(per_gpu(&applied) <= applied.gpu_mem_bytes, x.fits, "{x:?}");
+            assert_eq!(per_gpu(&applied) <= applied.system.gpu_mem_bytes, x.fits, "{x:?}");
         }
         assert!(for_config(&Config { layout: crate::config::Layout::new(1, 1, 16), recompute: Recompute::Full, ..c })
             .is_empty());

@@ -2,7 +2,7 @@
 //! charts (memory against model size, sequence length and GPU count; days
 //! against GPU count). Each point is an ordinary evaluation.
 
-use crate::config::{Architecture, Config, Layout, ZeroStage};
+use crate::config::{Architecture, Config, Layout, Serving, ZeroStage};
 use crate::memory::training_memory;
 use crate::report::evaluate;
 use crate::units::Params;
@@ -104,13 +104,13 @@ pub fn gpu_counts(base: &Config, max: u64) -> Vec<u64> {
 pub fn serving_vs_context(c: &Config) -> Vec<(f64, f64)> {
     // In order, the configured context in its place (inserted, not sorted in).
     let mut contexts: Vec<u64> = (9..=20).map(|e| 1u64 << e).collect();
-    if let Err(at) = contexts.binary_search(&c.context) {
-        contexts.insert(at, c.context);
+    if let Err(at) = contexts.binary_search(&c.serving.context) {
+        contexts.insert(at, c.serving.context);
     }
     contexts
         .into_iter()
         .map(|context| {
-            let at = Config { context, ..c.clone() };
+            let at = Config { serving: Serving { context, ..c.serving }, ..c.clone() };
             (context as f64, crate::memory::inference_total_bytes(&at).get())
         })
         .collect()

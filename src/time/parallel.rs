@@ -43,8 +43,8 @@ pub fn tokens_per_step(c: &Config) -> f64 {
 pub fn dp_comm_bytes(c: &Config) -> Bytes {
     let g = c.layout.shard_group() as f64;
     let shard = c.params.get() / c.layout.model_parallel() as f64;
-    let grads = shard * gradient_bytes(c.grad_dtype).0;
-    let weights = shard * model_bytes(c.precision).0;
+    let grads = shard * gradient_bytes(c.dtypes.grad_dtype).0;
+    let weights = shard * model_bytes(c.dtypes.precision).0;
     let ring = (g - 1.0) / g;
     Bytes(if c.zero.shards_params() {
         c.grad_accum as f64 * ring * (2.0 * weights + grads)

@@ -67,17 +67,17 @@ impl StepTime {
 
 /// Per-GPU bandwidth of a collective over `group` ranks `stride` apart (bytes/s).
 pub fn bandwidth(c: &Config, group: u64, stride: u64) -> f64 {
-    if group.saturating_mul(stride) <= c.gpus_per_node {
-        c.intra_node_bytes_per_s
+    if group.saturating_mul(stride) <= c.system.gpus_per_node {
+        c.system.intra_node_bytes_per_s
     } else {
-        c.inter_node_bytes_per_s
+        c.system.inter_node_bytes_per_s
     }
 }
 
 /// The pipeline bubble as a share of the ideal step: (p − 1)/m for GPipe and
 /// 1F1B, (p − 1)/(v·m) interleaved (Narayanan et al. 2021, §2.2).
 pub fn bubble_share(c: &Config) -> f64 {
-    let v = if c.schedule == Schedule::OneFOneB { c.vpp.max(1) } else { 1 };
+    let v = if c.schedule == Schedule::OneFOneB { c.layout.vpp.max(1) } else { 1 };
     parallel::bubble_overhead(c.layout.pp, c.grad_accum) / v as f64
 }
 
@@ -117,9 +117,9 @@ pub fn step_time(c: &Config) -> StepTime {
     let per_token = hardware_flops_per_token(c);
     let slowest = slowest_layers(c) as f64;
     let stage_share = slowest * p / a.layers.max(1) as f64;
-    let compute = tokens_per_step * per_token / (n * c.flops_per_gpu) * stage_share;
+    let compute = tokens_per_step * per_token / (n * c.system.flops_per_gpu) * stage_share;
     let full = c.recompute == Recompute::Full;
-    let act_bytes = model_bytes(c.precision).0;
+    let act_bytes = model_bytes(c.dtypes.precision).0;
     // One micro-batch's activations at a layer boundary, of this rank's share of the sequence.
     let act = c.seq_len as f64 / cp * c.micro_batch as f64 * a.hidden as f64 * act_bytes;
 
@@ -129,7 +129,7 @@ pub fn step_time(c: &Config) -> StepTime {
     } else {
         0.0
     };
-    let v = if c.schedule == Schedule::OneFOneB { c.vpp.max(1) as f64 } else { 1.0 };
+    let v = if c.schedule == Schedule::OneFOneB { c.layout.vpp.max(1) as f64 } else { 1.0 };
     let pp_comm = if l.pp > 1 {
         let sent = if c.splits_sequence() { act / t } else { act };
         2.0 * m * v * sent / bandwidth(c, 2, l.tp * l.cp * l.dp)
@@ -158,12 +158,12 @@ pub fn step_time(c: &Config) -> StepTime {
         (0.0, 0.0)
     };
 
-    let ep_comm = if c.ep > 1 {
-        let e = c.ep as f64;
+    let ep_comm = if c.layout.ep > 1 {
+        let e = c.layout.ep as f64;
         let moe_layers = a.moe_layers() * slowest / a.layers.max(1) as f64;
         let sent = act / t * a.top_k as f64;
         let passes = if full { 6.0 } else { 4.0 };
-        moe_layers * m * passes * (e - 1.0) / e * sent / bandwidth(c, c.ep, l.tp)
+        moe_layers * m * passes * (e - 1.0) / e * sent / bandwidth(c, c.layout.ep, l.tp)
     } else {
         0.0
     };
@@ -212,5 +212,5 @@ pub fn tokens_per_second_per_gpu(c: &Config, st: &StepTime) -> f64 {
 pub fn mfu(c: &Config, st: &StepTime) -> f64 {
     let a = c.arch;
     let per_token = 6.0 * c.active_params.get() + 12.0 * a.layers as f64 * a.hidden as f64 * c.seq_len as f64;
-    tokens_per_second_per_gpu(c, st) * per_token / (c.gpu.peak_tflops * 1e12)
+    tokens_per_second_per_gpu(c, st) * per_token / (c.system.gpu.peak_tflops * 1e12)
 }

@@ -51,7 +51,7 @@ pub fn ActivationsView(
                 .collect()
         })
     });
-    let capacity = Signal::derive(move || r.with(|r| r.config.gpu_mem_bytes));
+    let capacity = Signal::derive(move || r.with(|r| r.config.system.gpu_mem_bytes));
     let formula = move || r.with(|r| explain(r, Item::Part(Part::Activations), ctx.units()));
     let summary = Signal::derive(move || formula().substituted);
     view! {

@@ -114,7 +114,7 @@ pub fn BreakdownTable(
             format!(
                 "{what} · {} {}: {mark}\u{a0}{}",
                 ctx.t("cpu-capacity"),
-                ctx.units().format(tmath::Bytes(r.config.cpu_mem_bytes)),
+                ctx.units().format(tmath::Bytes(r.config.system.cpu_mem_bytes)),
                 ctx.t(word)
             )
         })
@@ -137,8 +137,8 @@ pub fn BreakdownTable(
                     // The vendor's label beside what the driver reports: "141 GB" is not the 143 771 MiB that fit.
                     <td class="detail" data-testid="gpu-label">
                         {text(move || ctx.shown.with(|r| {
-                            let mib = r.config.gpu_mem_bytes / 1_048_576.0;
-                            format!("{}, {} {}\u{a0}MiB", r.config.gpu.label, ctx.t("usable"), crate::i18n::grouped_sig(mib.round()))
+                            let mib = r.config.system.gpu_mem_bytes / 1_048_576.0;
+                            format!("{}, {} {}\u{a0}MiB", r.config.system.gpu.label, ctx.t("usable"), crate::i18n::grouped_sig(mib.round()))
                         }))}
                     </td>
                 </tr>
@@ -160,7 +160,7 @@ pub fn BreakdownTable(
                     <th scope="row"><Tr key="inference-note" /></th>
                     <td class="num">{text(move || ctx.units().format(ctx.shown.with(|r| r.inference)))}</td>
                     <td class="detail">
-                        {move || ctx.shown.with(|r| r.config.inference_dtype.as_str())} <Explain item=Item::Inference />
+                        {move || ctx.shown.with(|r| r.config.serving.inference_dtype.as_str())} <Explain item=Item::Inference />
                     </td>
                 </tr>
             </tfoot>

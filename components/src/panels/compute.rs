@@ -120,7 +120,7 @@ pub fn ComputeView(
                     <dd>{text(move || grouped(r.with(|r| r.gpu_hours())))}</dd>
                     <dd class="detail">
                         {text(move || r.with(|r| {
-                            let tau = format!("τ\u{a0}=\u{a0}{}\u{a0}TFLOP/s", format_sig(r.config.flops_per_gpu / 1e12));
+                            let tau = format!("τ\u{a0}=\u{a0}{}\u{a0}TFLOP/s", format_sig(r.config.system.flops_per_gpu / 1e12));
                             // Under megatron the time runs on C plus the recomputation.
                             if r.hardware_flops() != r.flops() {
                                 format!("{tau} · {} {}\u{a0}FLOPs", ctx.t("with-recompute"), format_sig(r.hardware_flops().get()))
@@ -132,8 +132,8 @@ pub fn ComputeView(
                     </dd>
                     // Which τ: the GPU's default says so, with its share of the dense peak and its source.
                     {move || r.with(|r| {
-                        let g = r.config.gpu;
-                        (mode == Mode::Page && r.config.flops_per_gpu == g.achieved_tflops * 1e12).then(|| {
+                        let g = r.config.system.gpu;
+                        (mode == Mode::Page && r.config.system.flops_per_gpu == g.achieved_tflops * 1e12).then(|| {
                             let share = format_sig(100.0 * g.achieved_tflops / g.peak_tflops);
                             let lead = match ctx.lang.get() {
                                 tmath::page::Lang::Ko => format!("{} 기본값(밀집 연산 최대치의 {share}%): ", g.label),
@@ -154,7 +154,7 @@ pub fn ComputeView(
                     <dt><Tr key="cost" /></dt>
                     <dd>{text(move || r.with(cost_text))}</dd>
                     <dd class="detail">
-                        {text(move || r.with(|r| format!("${}/{}", r.config.usd_per_gpu_hour, ctx.t("gpu-hour"))))} <Explain item=Item::Cost />
+                        {text(move || r.with(|r| format!("${}/{}", r.config.system.usd_per_gpu_hour, ctx.t("gpu-hour"))))} <Explain item=Item::Cost />
                     </dd>
                 </div>
                 // Beyond the article's compute: on the full page only.

@@ -39,9 +39,9 @@ pub fn InferenceView(
     let bars = Signal::derive(move || {
         let lang = ctx.lang.get();
         r.with(|r| {
-            let current = inference_weight_bytes(r.config.inference_dtype);
+            let current = inference_weight_bytes(r.config.serving.inference_dtype);
             // With a context or a batch given, each bar is its weights and the KV cache (the verdict's).
-            let kv = r.config.serving_given.then(|| kv_cache_bytes(&r.config).get());
+            let kv = r.config.serving.serving_given.then(|| kv_cache_bytes(&r.config).get());
             DTYPES
                 .iter()
                 .map(|&(dtype, name)| {
@@ -60,7 +60,7 @@ pub fn InferenceView(
                 .collect()
         })
     });
-    let capacity = Signal::derive(move || r.with(|r| r.config.gpu_mem_bytes));
+    let capacity = Signal::derive(move || r.with(|r| r.config.system.gpu_mem_bytes));
     let formula = move || {
         r.with(|r| {
             let c = &r.config;
@@ -68,7 +68,7 @@ pub fn InferenceView(
             format!(
                 "{} × {} × {} = {}",
                 INFERENCE_OVERHEAD,
-                i18n::bytes_per_param(lang, inference_weight_bytes(c.inference_dtype).0),
+                i18n::bytes_per_param(lang, inference_weight_bytes(c.serving.inference_dtype).0),
                 i18n::count(lang, c.params.get()),
                 ctx.units().format(r.inference)
             )
@@ -83,7 +83,7 @@ pub fn InferenceView(
             let u = ctx.units();
             let tokens = |n: u64| i18n::tokens(ctx.lang.get(), n);
             // At a batch of several sequences, the length is each one's.
-            let longest_key = if c.batch > 1 { "longest-context-each" } else { "longest-context" };
+            let longest_key = if c.serving.batch > 1 { "longest-context-each" } else { "longest-context" };
             let longest = match longest_context(c) {
                 (0, _) => ctx.t("weights-alone-too-big").to_string(),
                 (n, ContextBound::Memory) => format!("{} {}", ctx.t(longest_key), tokens(n)),
@@ -100,10 +100,10 @@ pub fn InferenceView(
             format!(
                 "{} 2·L·k·(h/a)·{}·{}\u{a0}{}·{} = {} · {} {} · {longest}",
                 ctx.t("kv-cache"),
-                tokens(c.context),
-                c.batch,
+                tokens(c.serving.context),
+                c.serving.batch,
                 ctx.t("sequences"),
-                i18n::bytes_per_value(ctx.lang.get(), c.kv_dtype.bytes()),
+                i18n::bytes_per_value(ctx.lang.get(), c.serving.kv_dtype.bytes()),
                 u.format(kv_cache_bytes(c)),
                 ctx.t("weights-plus-kv"),
                 u.format(inference_total_bytes(c)),
@@ -122,10 +122,10 @@ pub fn InferenceView(
                     color: 3,
                 }],
                 y: YAxis::Bytes(u),
-                rules: vec![Rule { y: c.gpu_mem_bytes, label: ctx.t("capacity").into() }],
+                rules: vec![Rule { y: c.system.gpu_mem_bytes, label: ctx.t("capacity").into() }],
                 marker: None,
                 points: vec![Point {
-                    x: c.context as f64,
+                    x: c.serving.context as f64,
                     y: inference_total_bytes(c).get(),
                     label: ctx.t("this-run").into(),
                 }],
@@ -150,7 +150,7 @@ pub fn InferenceView(
                 // The mark and its words stay on one line.
                 let words = ctx.t(if fits { "fits" } else { "does-not-fit" }).replace(' ', "\u{a0}");
                 // Once a context or a batch is given, the verdict weighs the weights and their KV cache.
-                let what = if r.config.serving_given {
+                let what = if r.config.serving.serving_given {
                     format!(" · {} {}", ctx.t("weights-plus-kv"), ctx.units().format(r.serving_bytes()))
                 } else {
                     String::new()

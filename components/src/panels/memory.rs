@@ -160,7 +160,7 @@ fn training_and_inference(ctx: Ctx) -> Vec<Bar> {
         let serving = r.inference_per_gpu().get();
         let weights = serving / tmath::memory::INFERENCE_OVERHEAD;
         // Once a context or a batch is given, the serving bar is the weights and their KV cache.
-        let (extra, extra_at) = if r.config.serving_given {
+        let (extra, extra_at) = if r.config.serving.serving_given {
             let mp = r.config.layout.model_parallel() as f64;
             (tmath::memory::kv_cache_bytes(&r.config).get() / mp, crate::charts::theme::KV_CACHE)
         } else {
@@ -168,9 +168,9 @@ fn training_and_inference(ctx: Ctx) -> Vec<Bar> {
         };
         let mp = r.config.layout.model_parallel();
         let inference_label = if mp > 1 {
-            format!("{} ÷ t·p\u{a0}=\u{a0}{mp} ({})", ctx.t("inference"), r.config.inference_dtype)
+            format!("{} ÷ t·p\u{a0}=\u{a0}{mp} ({})", ctx.t("inference"), r.config.serving.inference_dtype)
         } else {
-            format!("{} ({})", ctx.t("inference"), r.config.inference_dtype)
+            format!("{} ({})", ctx.t("inference"), r.config.serving.inference_dtype)
         };
         vec![
             Bar {
@@ -232,7 +232,7 @@ pub fn MemoryView(
                 }
             },
         );
-    let capacity = Signal::derive(move || ctx.shown.with(|r| r.config.gpu_mem_bytes));
+    let capacity = Signal::derive(move || ctx.shown.with(|r| r.config.system.gpu_mem_bytes));
     let fits = move || ctx.shown.with(|r| r.fits());
     let summary = Signal::derive(move || format!("{}: {}", ctx.t("total"), verdict(ctx)));
     view! {

@@ -47,7 +47,7 @@ pub fn ModelStatesView(
                 .collect()
         })
     });
-    let capacity = Signal::derive(move || r.with(|r| r.config.gpu_mem_bytes));
+    let capacity = Signal::derive(move || r.with(|r| r.config.system.gpu_mem_bytes));
     let sum = move || {
         r.with(|r| {
             let (b, total) = per_param(r);

@@ -90,10 +90,10 @@ pub fn PlannerView(
                         r.as_ref().map_or((0.0, 0.0, 0.0, 0.0, 1), |r| {
                             let c = &r.config;
                             (
-                                c.reserve_bytes / 1e9,
-                                c.fragmentation * 100.0,
-                                c.intra_node_bytes_per_s / 1e9,
-                                c.inter_node_bytes_per_s / 1e9,
+                                c.system.reserve_bytes / 1e9,
+                                c.system.fragmentation * 100.0,
+                                c.system.intra_node_bytes_per_s / 1e9,
+                                c.system.inter_node_bytes_per_s / 1e9,
                                 c.layout.cp,
                             )
                         })

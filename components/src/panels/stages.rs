@@ -48,7 +48,7 @@ pub fn StageChart() -> impl IntoView {
                 .collect()
         })
     });
-    let capacity = Signal::derive(move || base.with(|r| r.config.gpu_mem_bytes));
+    let capacity = Signal::derive(move || base.with(|r| r.config.system.gpu_mem_bytes));
     let summary = Signal::derive(move || {
         let u = units.get();
         stages.with(|st| {

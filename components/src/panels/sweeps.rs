@@ -58,7 +58,7 @@ pub fn SweepsView(
                 seq: sweep::memory_vs_seq_len(c, &lens),
                 by_zero: sweep::memory_vs_gpus(c, &gpus),
                 days: sweep::days_vs_gpus(c, &gpus),
-                capacity: c.gpu_mem_bytes,
+                capacity: c.system.gpu_mem_bytes,
                 at: (c.params.get(), c.seq_len as f64, c.layout.gpus() as f64),
             }
         })

@@ -56,10 +56,10 @@ fn divisor_notes(lang: Lang, r: &Report) -> Vec<String> {
             .to_string(),
         );
     }
-    if c.ep > 1 && c.arch.is_moe() {
+    if c.layout.ep > 1 && c.arch.is_moe() {
         notes.push(match lang {
-            Lang::En => format!("routed experts ÷ ep\u{a0}=\u{a0}{} as well", c.ep),
-            Lang::Ko => format!("라우팅 전문가는 ep\u{a0}=\u{a0}{}로도 나눕니다", c.ep),
+            Lang::En => format!("routed experts ÷ ep\u{a0}=\u{a0}{} as well", c.layout.ep),
+            Lang::Ko => format!("라우팅 전문가는 ep\u{a0}=\u{a0}{}로도 나눕니다", c.layout.ep),
         });
     }
     notes
@@ -124,10 +124,12 @@ pub fn ThreeDView(
             let n = tp * pp * dp;
             // Each axis alone with data parallelism, on the same N; an axis of 1 adds no bar.
             let first = if n == 1 { "axis-none" } else { "axis-d" };
-            let mut layouts = vec![(first, Layout::new(1, 1, n))];
+            // Context parallelism aside (N = t·p·d here); the experts' split and v as the run's.
+            let at = |tp, pp, dp| Layout { tp, pp, dp, cp: 1, ..r.config.layout };
+            let mut layouts = vec![(first, at(1, 1, n))];
             if tp > 1 && pp > 1 {
-                layouts.push(("axis-td", Layout::new(tp, 1, n / tp)));
-                layouts.push(("axis-pd", Layout::new(1, pp, n / pp)));
+                layouts.push(("axis-td", at(tp, 1, n / tp)));
+                layouts.push(("axis-pd", at(1, pp, n / pp)));
             }
             if tp > 1 || pp > 1 {
                 layouts.push(("axis-tpd", r.config.layout));
@@ -153,7 +155,7 @@ pub fn ThreeDView(
                 .collect()
         })
     });
-    let capacity = Signal::derive(move || r.with(|r| r.config.gpu_mem_bytes));
+    let capacity = Signal::derive(move || r.with(|r| r.config.system.gpu_mem_bytes));
     let layout_line = move || {
         r.with(|r| {
             let Layout { tp, pp, dp, .. } = r.config.layout;

@@ -52,7 +52,7 @@ const TOLD: [K; 6] = [K::Zero, K::Recompute, K::Attention, K::SequenceParallel, 
 
 /// A row's run in words: the model, its layout (t·p·d, cp) and the choices that set it apart.
 fn run_text(lang: Lang, r: &Checked) -> String {
-    run_words(lang, r.row.model, r.row.query, r.layout, r.vpp)
+    run_words(lang, r.row.model, r.row.query, r.layout, r.layout.vpp)
 }
 
 /// A run in words from its model, its query and the layout its check resolved.
@@ -263,7 +263,7 @@ fn Throughput() -> impl IntoView {
         .into_iter()
         .map(|r| {
             let th = |key: &'static str| ctx.t(key);
-            let run = move || run_words(ctx.lang.get(), r.row.model, r.row.query, r.layout, r.vpp);
+            let run = move || run_words(ctx.lang.get(), r.row.model, r.row.query, r.layout, r.layout.vpp);
             let whole = |x: f64| tmath::units::group_thousands(&format!("{:.0}", x));
             let tau = format!("{:.0}\u{a0}({:.0}\u{a0}%)", r.tau / 1e12, 100.0 * r.peak_share);
             // An anchor's 0.0 % is not "−0.0 %".

@@ -67,7 +67,7 @@ pub fn ZeroView(
                 .collect()
         })
     });
-    let capacity = Signal::derive(move || base.with(|r| r.config.gpu_mem_bytes));
+    let capacity = Signal::derive(move || base.with(|r| r.config.system.gpu_mem_bytes));
     let summary = Signal::derive(move || {
         let u = units.get();
         let what = ctx.t(if everything.get() { "total" } else { "model-states" });
