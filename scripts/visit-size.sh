@@ -32,7 +32,9 @@ BUDGET_KIB=${BUDGET_KIB:-230}
 # catalogue's sources now reach the page), 1.4 KiB (338.7 → 340.1).
 # 341 → 339 (issue 25): the configuration in groups (layout, dtypes, system, serving) left the page
 # 1.7 KiB lighter (340.1 → 338.4); the ceiling follows.
-CEILING_KIB=${CEILING_KIB:-339}
+# 339 → 340 (issue 25): the heads' dimension (head-dim: its key, labels, the attention's widths)
+# and Qwen3 30B-A3B in the catalogue, 0.9 KiB (338.4 → 339.3).
+CEILING_KIB=${CEILING_KIB:-340}
 # The stable toolchain's fallback build is about 28 KiB larger (scripts/build.sh says so loudly).
 if [ "$(cat target/wasm-toolchain.txt 2>/dev/null)" = stable ]; then
   CEILING_KIB=$((CEILING_KIB + 30))

@@ -116,6 +116,8 @@ const GOLDEN: &[(&str, f64, f64)] = &[
     ("heads=64", 164076478464.0, 1.26e22),
     ("model=mixtral-8x7b", 6390831710208.0, 2.31838654464e22),
     ("model=mixtral-8x22b", 60740942266368.0, 7.04906440704e22),
+    ("model=qwen3-30b-a3b", 631053189120.0, 6.0354367488e21),
+    ("head-dim=128&layers=48&hidden=2048&heads=32&kv-heads=4&convention=megatron", 58148404378.0, 6.0977221632e21),
     ("fp8=none&model=llama-3-8b&convention=megatron", 200663794637.0, 1.83199408128e22),
     ("fp8=tensorwise&model=llama-3-8b&convention=megatron&dp=8&zero=1&gpu=h100-80gb", 120612718234.0, 1.83199408128e22),
     ("fp8=blockwise&model=llama-3-8b&convention=megatron&seq-len=4096", 188629502650.0, 1.63872055296e22),

@@ -118,6 +118,10 @@ fn swiglu_width_and_bad_texts() {
     // arguments.py: SwiGLU without --ffn-hidden-size is ⌊(4h·2/3)/64⌋·64: 1344 for h 512.
     let (s, _, _) = load("--num-layers 2 --hidden-size 512 --num-attention-heads 8 --swiglu");
     assert_eq!(s.resolve().unwrap().arch.ffn, 1344);
+    // --kv-channels is the heads' dimension: Qwen3's 128 at h/a = 64.
+    let (s, _, unused) = load("--num-layers 2 --hidden-size 2048 --num-attention-heads 32 --kv-channels 128");
+    assert_eq!(s.resolve().unwrap().arch.d_head(), 128.0);
+    assert!(!unused.contains(&"--kv-channels".to_string()));
     assert_eq!(read("just words"), Err(ArgsError::NoFlags));
     assert_eq!(read("--lr 0.1 --bf16"), Err(ArgsError::NoShape));
 }

@@ -920,6 +920,17 @@ fn newer_mixtures_of_experts_from_their_shapes() {
     assert_close(mixtral.config.arch.exact_active_params().get() / 1e9, 39.2, 0.01, "39B active");
     // Grouped-query attention: 2·56·8·128·2 bytes per token.
     assert_eq!(tmath::memory::kv_bytes_per_token(&mixtral.config), 229_376.0);
+    // Qwen3 30B-A3B (Qwen/Qwen3-30B-A3B config.json): heads of 128 where h/a is 64 (head-dim), 4 KV
+    // heads, 128 experts of 768, top-8, V 151936 untied. Its safetensors total 30,532,122,624 is the
+    // shape's count plus the QK-norm weights (2·128 per layer), which the calculator leaves out.
+    let qwen = eval(&[("model", "qwen3-30b-a3b")]);
+    assert_eq!(qwen.config.arch.exact_params().get() + 48.0 * 2.0 * 128.0, 30_532_122_624.0);
+    assert_eq!(tmath::memory::kv_bytes_per_token(&qwen.config), 2.0 * 48.0 * 4.0 * 128.0 * 2.0);
+    // Without its head dimension the same keys would count a·(h/a) wide projections: 1.8B fewer.
+    let (s, _) = tmath::link::load("layers=48&hidden=2048&heads=32&kv-heads=4&ffn=6144&mlp=swiglu&vocab=151936&tie-embeddings=0&experts=128&top-k=8&moe-ffn=768");
+    let plain = s.settings.resolve().unwrap();
+    let diff = qwen.config.arch.exact_params().get() - plain.arch.exact_params().get();
+    assert_eq!(diff, 48.0 * (2.0 * 2048.0 * 32.0 * 64.0 + 2.0 * 2048.0 * 4.0 * 64.0));
 }
 
 /// Multi-token prediction (DeepSeek-V3 §2.2, "671B of the main model and 14B

@@ -57,6 +57,7 @@ pub fn label(lang: Lang, k: K) -> &'static str {
         K::KvDtype => ("KV cache data type", "KV 캐시 데이터 타입"),
         K::MaxPositions => ("Model's position limit (max_position_embeddings)", "모델이 읽는 최대 컨텍스트 (토큰)"),
         K::KvHeads => ("Key/value heads k (GQA)", "KV 헤드 수 k (GQA)"),
+        K::HeadDim => ("Head dimension d_head (default h/a)", "어텐션 헤드 하나의 차원 (기본 h/a)"),
         K::Ffn => ("MLP inner size f", "MLP 내부 차원 f"),
         K::Mlp => ("MLP form", "MLP 형태"),
         K::TieEmbeddings => ("Input and output embeddings shared", "입력·출력 임베딩 공유"),

@@ -210,6 +210,7 @@ const FIELDS: &[(&str, &[&str])] = &[
     ("dense-layers", &["first_k_dense_replace"]),
     ("kv-lora-rank", &["kv_lora_rank"]),
     ("q-lora-rank", &["q_lora_rank"]),
+    ("head-dim", &["head_dim"]),
     ("qk-head-dim", &["qk_nope_head_dim"]),
     ("qk-rope-head-dim", &["qk_rope_head_dim"]),
     ("v-head-dim", &["v_head_dim"]),

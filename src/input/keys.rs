@@ -372,6 +372,15 @@ key_table! {
             set: |s, v| s.kv_heads = Some(v.whole()),
         },
     },
+    HeadDim => Key {
+        name: "head-dim", aliases: &[], kind: whole(1, 1_000_000),
+        help: help!("attention head dimension d_head; default h/a (Qwen3: 128)"),
+        access: Access::Calc {
+            get: |s| s.head_dim.map(|x| Value::Num(x as f64)),
+            shown: Some(|s| Value::Num(s.architecture().d_head())),
+            set: |s, v| s.head_dim = Some(v.whole()),
+        },
+    },
     Ffn => Key {
         name: "ffn", aliases: &[], kind: whole(1, 100_000_000), help: help!("MLP inner size f; default 4h"),
         access: Access::Calc {

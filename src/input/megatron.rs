@@ -245,6 +245,12 @@ pub fn read(text: &str) -> Result<Mapped, ArgsError> {
     }
     if !on("multi-latent-attention") {
         p.retain(|(k, ..)| !MLA.iter().any(|m| m.row().name == *k));
+        // --kv-channels is the heads' dimension (arguments.py: h/a unless given); with latent
+        // attention it means nothing and is named.
+        if let Some(d) = num("kv-channels") {
+            push(p, K::HeadDim, d, "--kv-channels");
+            used.push("kv-channels");
+        }
     }
     match get("recompute-granularity") {
         Some("full") => {

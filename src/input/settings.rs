@@ -26,6 +26,7 @@ pub struct Settings {
     pub vocab: Option<u64>,
     /// Unset: the model's, else the article's shape (see [`Architecture::gpt`]).
     pub kv_heads: Option<u64>,
+    pub head_dim: Option<u64>,
     pub ffn: Option<u64>,
     pub mlp: Option<Mlp>,
     pub tie_embeddings: Option<bool>,
@@ -140,6 +141,7 @@ impl Default for Settings {
             heads: None,
             vocab: None,
             kv_heads: None,
+            head_dim: None,
             ffn: None,
             mlp: None,
             tie_embeddings: None,
@@ -315,6 +317,7 @@ impl Settings {
         self.heads = Some(a.heads);
         self.vocab = Some(a.vocab);
         self.kv_heads = Some(a.kv_heads);
+        self.head_dim = (a.head_dim > 0).then_some(a.head_dim);
         self.ffn = Some(a.ffn);
         self.mlp = Some(a.mlp);
         self.tie_embeddings = Some(a.tie_embeddings);
@@ -350,6 +353,7 @@ impl Settings {
     /// Whether a key of today's shapes (GQA, the MLP, embeddings, experts) is set.
     fn refined(&self) -> bool {
         self.kv_heads.is_some()
+            || self.head_dim.is_some()
             || self.ffn.is_some()
             || self.mlp.is_some()
             || self.tie_embeddings.is_some()
@@ -380,6 +384,8 @@ impl Settings {
         let ffn = self.ffn.unwrap_or(gpt.ffn);
         Architecture {
             kv_heads: self.kv_heads.unwrap_or(gpt.kv_heads),
+            // h/a given is h/a: the same shape as none given.
+            head_dim: self.head_dim.filter(|&d| d * gpt.heads != gpt.hidden).unwrap_or(0),
             ffn,
             mlp: self.mlp.unwrap_or(gpt.mlp),
             tie_embeddings: self.tie_embeddings.unwrap_or(gpt.tie_embeddings),

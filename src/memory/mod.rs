@@ -41,7 +41,7 @@ pub fn inference_memory(params: Params, dtype: InferenceDtype) -> Bytes {
 
 /// The KV cache when serving: keys and values of every layer for every token
 /// of every sequence, 2·L·k·d_head·context·batch·bytes(kv-dtype), with k the
-/// key/value heads (GQA) and d_head = h/a.
+/// key/value heads (GQA) and d_head (h/a unless given).
 pub fn kv_cache_bytes(c: &Config) -> Bytes {
     Bytes(kv_bytes_per_token(c) * c.serving.context as f64 * c.serving.batch as f64)
 }
@@ -54,7 +54,7 @@ pub fn kv_bytes_per_token(c: &Config) -> f64 {
     if a.mla.is_on() {
         return a.layers as f64 * (a.mla.kv_lora_rank + a.mla.qk_rope_head_dim) as f64 * c.serving.kv_dtype.bytes();
     }
-    let d_head = a.hidden as f64 / a.heads as f64;
+    let d_head = a.d_head();
     2.0 * a.layers as f64 * a.kv_heads as f64 * d_head * c.serving.kv_dtype.bytes()
 }
 
@@ -330,7 +330,8 @@ fn mlp_inside(mlp: Mlp) -> f64 {
 fn attention_inside(a: &Architecture) -> f64 {
     let (h, heads) = (a.hidden as f64, a.heads as f64);
     if !a.mla.is_on() {
-        return 4.0 + 4.0 * a.kv_heads as f64 / heads;
+        // Q and the output projection's input a·d_head wide, K and V k·d_head: 4 + 4k/a when d_head = h/a.
+        return 4.0 * a.attention_width() / h + 4.0 * a.kv_heads as f64 * a.d_head() / h;
     }
     let m = a.mla;
     let (qk, v) = (heads * (m.qk_head_dim + m.qk_rope_head_dim) as f64, heads * m.v_head_dim as f64);

@@ -28,6 +28,8 @@ pub struct Architecture {
     pub vocab: u64,
     /// Key/value heads (GQA, MQA); = heads in the article's shape.
     pub kv_heads: u64,
+    /// The attention heads' dimension d_head (0: h/a, the article's; Qwen3: 128 at h/a = 64).
+    pub head_dim: u64,
     /// The MLP's inner size f (4h in the article's shape).
     pub ffn: u64,
     pub mlp: Mlp,
@@ -79,6 +81,7 @@ impl Architecture {
             heads,
             vocab,
             kv_heads: heads,
+            head_dim: 0,
             ffn: 4 * hidden,
             mlp: Mlp::Gelu,
             tie_embeddings: true,
@@ -182,13 +185,29 @@ impl Architecture {
     pub fn attention_params(self) -> f64 {
         let (h, a) = (self.hidden as f64, self.heads as f64);
         if !self.mla.is_on() {
-            return 2.0 * h * h + 2.0 * h * self.kv_heads as f64 * (h / a);
+            // The query and output projections a·d_head wide, the keys and values k·d_head.
+            let d = self.d_head();
+            return 2.0 * h * a * d + 2.0 * h * self.kv_heads as f64 * d;
         }
         let m = self.mla;
         let (rq, rkv) = (m.q_lora_rank as f64, m.kv_lora_rank as f64);
         let (d, dr, dv) = (m.qk_head_dim as f64, m.qk_rope_head_dim as f64, m.v_head_dim as f64);
         let query = if rq > 0.0 { h * rq + rq + rq * a * (d + dr) } else { h * a * (d + dr) };
         query + h * (rkv + dr) + rkv + rkv * a * (d + dv) + a * dv * h
+    }
+
+    /// The attention heads' dimension: the given one, else h/a.
+    pub fn d_head(self) -> f64 {
+        if self.head_dim > 0 {
+            self.head_dim as f64
+        } else {
+            self.hidden as f64 / self.heads.max(1) as f64
+        }
+    }
+
+    /// The width the attention scores are computed over, a·d_head (h in the article's shape).
+    pub fn attention_width(self) -> f64 {
+        self.heads as f64 * self.d_head()
     }
 
     /// The embedding matrices: V·h, twice when untied.

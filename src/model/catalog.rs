@@ -537,6 +537,24 @@ pub static MODELS: &[Model] = &[
         unmodelled: &[Unmodelled::Mtp, Unmodelled::Fp8],
     },
     Model {
+        name: "qwen3-30b-a3b",
+        label: "Qwen3 30B-A3B",
+        params: 30_532_122_624.0,
+        active_params: 3_353_020_416.0,
+        arch: Architecture {
+            experts: 128,
+            top_k: 8,
+            shared_experts: 0,
+            moe_ffn: 768,
+            head_dim: 128,
+            ..Architecture::dense(48, 2048, (32, 4), 6144, 151936, (Mlp::Swiglu, false))
+        },
+        seq_len: 4096,
+        max_positions: 40960,
+        source: "Qwen Team 2025 (Qwen3 technical report), Table 2 (30.5B total, 3.3B activated); shape: Qwen/Qwen3-30B-A3B config.json (head_dim 128 with h/a = 64, 128 experts of 768, top-8, every layer MoE); P: its safetensors total, which the shape gives but for its QK-norm weights (2·128 per layer, 12,288); active: the shape's count",
+        unmodelled: &[],
+    },
+    Model {
         name: "deepseek-v2-lite",
         label: "DeepSeek-V2-Lite 16B",
         params: 15_706_484_224.0,

@@ -670,6 +670,7 @@ impl Serialize for Report {
         o.serialize_field("heads", &a.heads)?;
         o.serialize_field("vocab", &a.vocab)?;
         o.serialize_field("kv_heads", &a.kv_heads)?;
+        o.serialize_field("head_dim", &a.d_head())?;
         o.serialize_field("ffn", &a.ffn)?;
         o.serialize_field("mlp", &a.mlp)?;
         o.serialize_field("tie_embeddings", &a.tie_embeddings)?;

@@ -36,7 +36,8 @@ pub fn recompute_flops(c: &Config) -> Flops {
     match c.recompute {
         Recompute::None => Flops(0.0),
         Recompute::Selective => {
-            Flops(4.0 * c.seq_len as f64 * c.arch.hidden as f64 * c.arch.layers as f64 * c.tokens.get()).min(2.0 * pd)
+            Flops(4.0 * c.seq_len as f64 * c.arch.attention_width() * c.arch.layers as f64 * c.tokens.get())
+                .min(2.0 * pd)
         }
         Recompute::Full => Flops(2.0 * pd),
     }
@@ -72,7 +73,8 @@ pub fn compute(c: &Config) -> ComputeBreakdown {
 /// (6·P_active + 12·L·h·s)·D. 6PD counts the weight matrices only; the
 /// attention scores and their use over V add 12·L·h·s per token.
 pub fn flops_with_attention(c: &Config) -> Flops {
-    let attention = 12.0 * c.arch.layers as f64 * c.arch.hidden as f64 * c.seq_len as f64;
+    // The scores and their use over V are a·d_head wide (h in the article's shape).
+    let attention = 12.0 * c.arch.layers as f64 * c.arch.attention_width() * c.seq_len as f64;
     Flops((6.0 * c.active_params.get() + attention) * c.tokens.get())
 }
 

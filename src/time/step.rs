@@ -148,10 +148,10 @@ pub fn step_time(c: &Config) -> StepTime {
 
     let (cp_comm, cp_exposed) = if l.cp > 1 {
         let kv_heads = if a.mla.is_on() { a.heads } else { a.kv_heads } as f64;
-        let kv = 2.0 * act * kv_heads / a.heads as f64;
+        let kv = 2.0 * act * kv_heads * a.d_head() / a.hidden as f64;
         let time = slowest * m * 3.0 * (cp - 1.0) * kv / bandwidth(c, l.cp, l.tp);
         // The ring hides behind the attention it feeds: its share of the FLOPs per token.
-        let attention = 12.0 * a.layers as f64 * a.hidden as f64 * c.seq_len as f64;
+        let attention = 12.0 * a.layers as f64 * a.attention_width() * c.seq_len as f64;
         let share = attention / (6.0 * c.active_params.get() + attention);
         (time, (time - compute * share).max(0.0))
     } else {
@@ -211,6 +211,6 @@ pub fn tokens_per_second_per_gpu(c: &Config, st: &StepTime) -> f64 {
 /// recomputation) at this throughput, over the GPU's dense peak.
 pub fn mfu(c: &Config, st: &StepTime) -> f64 {
     let a = c.arch;
-    let per_token = 6.0 * c.active_params.get() + 12.0 * a.layers as f64 * a.hidden as f64 * c.seq_len as f64;
+    let per_token = 6.0 * c.active_params.get() + 12.0 * a.layers as f64 * a.attention_width() * c.seq_len as f64;
     tokens_per_second_per_gpu(c, st) * per_token / (c.system.gpu.peak_tflops * 1e12)
 }
