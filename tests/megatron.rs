@@ -49,7 +49,7 @@ fn mixtral_8x7b() {
     assert_eq!((c.layout.tp, c.layout.pp, c.layout.ep, c.layout.vpp), (2, 4, 8, 8));
     assert!(c.sequence_parallel && c.zero.shards_optimizer());
     assert_eq!(c.attention, tmath::config::Attention::Flash);
-    assert_eq!(c.expert_tp(), 1);
+    assert_eq!(c.layout.expert_tp(), 1);
     assert!(unused.contains(&"--tokenizer-type".to_string()));
 }
 

@@ -1050,7 +1050,7 @@ fn expert_tensor_parallelism() {
     let q =
         [("model", "mixtral-8x7b"), ("convention", "megatron"), ("tp", "2"), ("ep", "8"), ("dp", "8"), ("zero", "1")];
     let (same, whole) = (eval(&q), eval(&[q.as_slice(), &[("etp", "1")]].concat()));
-    assert_eq!(same.config.expert_tp(), 2);
+    assert_eq!(same.config.layout.expert_tp(), 2);
     let a = same.config.arch;
     let experts = a.expert_params().get() / a.exact_params().get() * same.config.params.get();
     // Weights: 2 bytes of the experts ÷ (etp·ep): 1/8 instead of 1/16 of them.

@@ -500,6 +500,15 @@ pub fn warnings_count(lang: Lang, n: usize) -> String {
 }
 
 /// The validation table's verdict: "31 measured runs; median |error| 4.7 % over the 23 whose setup is fully published (accepted: 10 %)".
+/// Which τ the page uses when none is given: the GPU's default and its share of the dense peak (its source follows).
+pub fn tau_default(lang: Lang, gpu: &str, share: f64) -> String {
+    let share = format_sig(100.0 * share);
+    match lang {
+        Lang::En => format!("the {gpu}'s default, {share}% of its dense peak: "),
+        Lang::Ko => format!("{gpu} 기본값(밀집 연산 최대치의 {share}%): "),
+    }
+}
+
 pub fn throughput_summary(lang: Lang, counted: usize, median: f64, limit: f64) -> String {
     let (m, l) = (format!("{:.1}", 100.0 * median), format!("{:.0}", 100.0 * limit));
     match lang {

@@ -579,9 +579,8 @@ impl BufferTerms {
 pub fn fsdp_units(c: &Config) -> (f64, f64) {
     let a = c.arch;
     let t = c.layout.tp as f64;
-    let experts_vs_t = t / (c.expert_tp() * c.layout.ep) as f64;
     let (dense, moe, routed) = a.layer_params();
-    let layer = if a.is_moe() { dense.max(moe + routed * (experts_vs_t - 1.0)) } else { dense };
+    let layer = if a.is_moe() { dense.max(moe + routed * (experts_vs_t(c) - 1.0)) } else { dense };
     let vh = (a.vocab * a.hidden) as f64;
     (layer / t, layer.max(vh) / t)
 }
@@ -633,9 +632,8 @@ fn state_divisors(c: &Config, st: &Stage, experts_vs_t: f64) -> (f64, f64) {
     let (t, p) = (tp as f64, pp as f64);
     let a = c.arch;
     let exact = a.exact_params().get();
-    let experts = a.expert_params().get();
     // The share that stays when the experts are divided by etp·ep instead of t (1 without experts).
-    let split = 1.0 - experts / exact * (1.0 - experts_vs_t);
+    let split = expert_split(&a, experts_vs_t);
     if c.convention == Convention::Megatron && pp > 1 {
         let (layers, ends) = megatron_stage_parts(c, st, experts_vs_t);
         let share = (layers + ends) / (t * exact);
@@ -679,18 +677,35 @@ fn megatron_stage_parts(c: &Config, st: &Stage, experts_vs_t: f64) -> (f64, f64)
     (layers + mtp_layers, ends)
 }
 
+/// How much finer the routed experts are split than the rest: t/(etp·ep) (1 without expert parallelism).
+fn experts_vs_t(c: &Config) -> f64 {
+    c.layout.tp as f64 / (c.layout.expert_tp() * c.layout.ep) as f64
+}
+
+/// The share of the shape's count a t-way slice holds, relative to P/t, when the
+/// routed experts are split `experts_vs_t` times finer (1 without experts).
+fn expert_split(a: &crate::arch::Architecture, experts_vs_t: f64) -> f64 {
+    1.0 - a.expert_params().get() / a.exact_params().get() * (1.0 - experts_vs_t)
+}
+
+/// The stage's layers' GEMM parameters before they are divided over GPUs (P
+/// × [`layer_weight_share`]): what FP8 training copies.
+pub fn layer_gemm_params(c: &Config, st: &Stage) -> f64 {
+    c.params.get() * layer_weight_share(c, st)
+}
+
 /// The share of a stage's weights on a GPU that are its layers' (their GEMMs,
 /// which FP8 training copies; the norms inside them are left in, the
 /// embeddings, the output layer and the final norm are not).
 pub fn layer_weight_share(c: &Config, st: &Stage) -> f64 {
     let a = c.arch;
-    let experts_vs_t = c.layout.tp as f64 / (c.expert_tp() * c.layout.ep) as f64;
+    let experts_vs_t = experts_vs_t(c);
     if c.convention == Convention::Megatron && c.layout.pp > 1 {
         let (layers, ends) = megatron_stage_parts(c, st, experts_vs_t);
         return layers / (layers + ends).max(f64::MIN_POSITIVE);
     }
     let exact = a.exact_params().get();
-    let split = 1.0 - a.expert_params().get() / exact * (1.0 - experts_vs_t);
+    let split = expert_split(&a, experts_vs_t);
     let vh = (a.vocab * a.hidden) as f64;
     let ends = vh * if a.tie_embeddings { 1.0 } else { 2.0 } + a.hidden as f64;
     ((exact * split - ends) / (exact * split)).max(0.0)
@@ -707,8 +722,7 @@ pub fn layer_weight_share(c: &Config, st: &Stage) -> f64 {
 pub fn stage_divisors(c: &Config, st: &Stage) -> Divisors {
     let z = c.zero;
     let group = c.layout.shard_group() as f64;
-    let experts_vs_t = c.layout.tp as f64 / (c.expert_tp() * c.layout.ep) as f64;
-    let (model, grads) = state_divisors(c, st, experts_vs_t);
+    let (model, grads) = state_divisors(c, st, experts_vs_t(c));
     let (model_replica, grads_replica) = state_divisors(c, st, 1.0);
     Divisors {
         model: if z.shards_params() { model_replica * group } else { model },
@@ -749,7 +763,7 @@ pub fn stage_memory(c: &Config, st: &Stage) -> MemoryBreakdown {
     let optimizer = if c.offload.is_on() { Bytes(0.0) } else { optimizer_on_gpu(c, &d) };
     let mut m = MemoryBreakdown::default();
     // FP8 training's copies of the layers' weights (or, with fp8-param-gather, the weights in FP8).
-    let fp8 = c.params.get() / d.model * layer_weight_share(c, st) * fp8_weight_bytes(c);
+    let fp8 = layer_gemm_params(c, st) / d.model * fp8_weight_bytes(c);
     m[Part::Model] = (c.params * model_bytes(c.dtypes.precision) / d.model + Bytes(fp8)).whole();
     m[Part::Gradients] = (c.params * gradient_bytes(c.dtypes.grad_dtype) / d.gradients).whole();
     m[Part::Optimizer] = optimizer.whole();

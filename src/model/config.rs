@@ -420,11 +420,6 @@ impl Config {
         c
     }
 
-    /// Expert tensor parallelism: the given etp, else t.
-    pub fn expert_tp(&self) -> u64 {
-        self.layout.expert_tp()
-    }
-
     /// Whether activations are split along the sequence over the tensor ranks:
     /// sequence parallelism or folded TSP, with t > 1.
     pub fn splits_sequence(&self) -> bool {

@@ -192,7 +192,7 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
                 model_bytes(c.dtypes.precision).0,
                 div(r.divisors.model),
                 if fp8_weights != 0.0 {
-                    let gemm = c.params.get() * crate::memory::layer_weight_share(c, &r.stage);
+                    let gemm = crate::memory::layer_gemm_params(c, &r.stage);
                     format!(" + {} · {}{}", n(fp8_weights), format_count(gemm), div(r.divisors.model))
                 } else {
                     String::new()

@@ -576,7 +576,7 @@ impl Serialize for Report {
         o.serialize_field("dp", &c.layout.dp)?;
         o.serialize_field("cp", &c.layout.cp)?;
         o.serialize_field("ep", &c.layout.ep)?;
-        o.serialize_field("etp", &c.expert_tp())?;
+        o.serialize_field("etp", &c.layout.expert_tp())?;
         o.serialize_field("per_gpu_bytes", m)?;
         o.serialize_field("peak_stage", &self.stage.index)?;
         o.serialize_field("stages", &StagesJson(self))?;

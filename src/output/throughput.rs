@@ -15,6 +15,7 @@
 //! `docs/research/throughput.md` has each source's setup.
 
 use crate::step::{hardware_flops_per_token, step_time, tokens_per_second_per_gpu};
+use crate::validation::{h200_bf16, llama_1b, llama_3b};
 use crate::Config;
 
 /// Whose software ran the row (named as its source names it, the same in every language).
@@ -74,16 +75,6 @@ const H200: &str = crate::validation::H200_RUNS;
 macro_rules! nemo {
     ($rest:literal) => {
         concat!("convention=megatron&gpu=h100-80gb&seq-len=8192&micro-batch=1&zero=1&", $rest)
-    };
-}
-
-/// This project's H200 runs, pure bf16 (the memory table's rows of the same names).
-macro_rules! h200 {
-    ($rest:literal) => {
-        concat!(
-            "convention=megatron&precision=bf16&grad-dtype=fp16&exp-avg-dtype=bf16&loss=standard&attention=flash&gpu=h200&",
-            $rest
-        )
     };
 }
 
@@ -194,12 +185,12 @@ pub static ROWS: &[Row] = &[
         Some("torchtitan-compiled-8b-8"),
         TORCHTITAN,
     ),
-    row("h200-8b", Stack::Transformers, "Llama 3 8B", h200!("model=llama-3-8b&seq-len=4096&micro-batch=1"), 9_173.9, None, H200),
+    row("h200-8b", Stack::Transformers, "Llama 3 8B", h200_bf16!("model=llama-3-8b&seq-len=4096&micro-batch=1"), 9_173.9, None, H200),
     row(
         "h200-8b-s8192-full",
         Stack::Transformers,
         "Llama 3 8B",
-        h200!("model=llama-3-8b&seq-len=8192&micro-batch=1&recompute=full"),
+        h200_bf16!("model=llama-3-8b&seq-len=8192&micro-batch=1&recompute=full"),
         7_490.8,
         Some("h200-8b"),
         H200,
@@ -208,7 +199,7 @@ pub static ROWS: &[Row] = &[
         "h200-8b-s2048-b4-full",
         Stack::Transformers,
         "Llama 3 8B",
-        h200!("model=llama-3-8b&seq-len=2048&micro-batch=4&recompute=full"),
+        h200_bf16!("model=llama-3-8b&seq-len=2048&micro-batch=4&recompute=full"),
         8_311.0,
         Some("h200-8b"),
         H200,
@@ -217,7 +208,7 @@ pub static ROWS: &[Row] = &[
         "h200-3b",
         Stack::Transformers,
         "Llama 3.2 3B",
-        h200!("layers=28&hidden=3072&heads=24&kv-heads=8&ffn=8192&mlp=swiglu&vocab=128256&tie-embeddings=1&seq-len=4096&micro-batch=2"),
+        llama_3b!("seq-len=4096&micro-batch=2"),
         20_219.9,
         Some("h200-8b"),
         H200,
@@ -226,7 +217,7 @@ pub static ROWS: &[Row] = &[
         "h200-3b-s8192-full",
         Stack::Transformers,
         "Llama 3.2 3B",
-        h200!("layers=28&hidden=3072&heads=24&kv-heads=8&ffn=8192&mlp=swiglu&vocab=128256&tie-embeddings=1&seq-len=8192&micro-batch=1&recompute=full"),
+        llama_3b!("seq-len=8192&micro-batch=1&recompute=full"),
         14_899.2,
         Some("h200-8b"),
         H200,
@@ -235,7 +226,7 @@ pub static ROWS: &[Row] = &[
         "h200-1b",
         Stack::Transformers,
         "Llama 3.2 1B",
-        h200!("layers=16&hidden=2048&heads=32&kv-heads=8&ffn=8192&mlp=swiglu&vocab=128256&tie-embeddings=1&seq-len=4096&micro-batch=2"),
+        llama_1b!("seq-len=4096&micro-batch=2"),
         47_381.8,
         Some("h200-8b"),
         H200,
@@ -244,7 +235,7 @@ pub static ROWS: &[Row] = &[
         "h200-1b-full",
         Stack::Transformers,
         "Llama 3.2 1B",
-        h200!("layers=16&hidden=2048&heads=32&kv-heads=8&ffn=8192&mlp=swiglu&vocab=128256&tie-embeddings=1&seq-len=4096&micro-batch=2&recompute=full"),
+        llama_1b!("seq-len=4096&micro-batch=2&recompute=full"),
         38_757.3,
         Some("h200-8b"),
         H200,
@@ -253,7 +244,7 @@ pub static ROWS: &[Row] = &[
         "h200-1b-s8192-full",
         Stack::Transformers,
         "Llama 3.2 1B",
-        h200!("layers=16&hidden=2048&heads=32&kv-heads=8&ffn=8192&mlp=swiglu&vocab=128256&tie-embeddings=1&seq-len=8192&micro-batch=4&recompute=full"),
+        llama_1b!("seq-len=8192&micro-batch=4&recompute=full"),
         37_199.2,
         Some("h200-8b"),
         H200,

@@ -185,6 +185,9 @@ macro_rules! llama_3b {
     };
 }
 
+// The throughput table runs the same H200 runs.
+pub(crate) use {h200_bf16, llama_1b, llama_3b};
+
 /// The records of this project's H200 runs, served with the page.
 pub const H200_RUNS: &str = "h200-runs.jsonl";
 

@@ -70,7 +70,7 @@ pub fn BreakdownTable(
                     // FP8 training's copies of the layers' GEMM weights, held beside them.
                     let fp8 = tmath::memory::fp8_weight_bytes(&r.config);
                     if part == Part::Model && fp8 != 0.0 {
-                        let gemm = r.config.params.get() / d * tmath::memory::layer_weight_share(&r.config, &r.stage);
+                        let gemm = tmath::memory::layer_gemm_params(&r.config, &r.stage) / d;
                         let sign = if fp8 < 0.0 { "−" } else { "+" };
                         format!("{text} {sign} FP8 {} × {}", crate::i18n::bytes_per_value(lang, fp8.abs()), crate::i18n::count(lang, gemm))
                     } else {

@@ -134,11 +134,7 @@ pub fn ComputeView(
                     {move || r.with(|r| {
                         let g = r.config.system.gpu;
                         (mode == Mode::Page && r.config.system.flops_per_gpu == g.achieved_tflops * 1e12).then(|| {
-                            let share = format_sig(100.0 * g.achieved_tflops / g.peak_tflops);
-                            let lead = match ctx.lang.get() {
-                                tmath::page::Lang::Ko => format!("{} 기본값(밀집 연산 최대치의 {share}%): ", g.label),
-                                tmath::page::Lang::En => format!("the {}'s default, {share}% of its dense peak: ", g.label),
-                            };
+                            let lead = crate::i18n::tau_default(ctx.lang.get(), g.label, g.achieved_tflops / g.peak_tflops);
                             view! { <dd class="detail" data-testid="tau-source">{lead}<cite>{g.achieved_source}</cite></dd> }
                         })
                     })}
