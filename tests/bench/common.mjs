@@ -19,8 +19,10 @@ export function serveDir(dir) {
   const gzipped = new Map();
   const server = http.createServer((req, res) => {
     const rel = decodeURIComponent(new URL(req.url, "http://x").pathname).replace(/^\/+/, "") || "index.html";
-    const file = path.join(dir, path.normalize(rel));
-    if (!file.startsWith(dir) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) return res.writeHead(404).end();
+    let file = path.join(dir, path.normalize(rel));
+    // A folder serves its index.html, as GitHub Pages does.
+    if (file.startsWith(dir) && fs.existsSync(file) && fs.statSync(file).isDirectory()) file = path.join(file, "index.html");
+    if (!file.startsWith(dir) || !fs.existsSync(file)) return res.writeHead(404).end();
     const headers = { "content-type": TYPES[path.extname(file)] ?? "application/octet-stream" };
     if (COMPRESSED.has(path.extname(file)) && /\bgzip\b/.test(req.headers["accept-encoding"] ?? "")) {
       if (!gzipped.has(file)) gzipped.set(file, zlib.gzipSync(fs.readFileSync(file)));

@@ -1,5 +1,5 @@
 // Where a slider step's time goes (a diagnosis aid, not a benchmark):
-//   node tests/bench/profile.mjs [dist-dir] [steps]      PHONE=1: 390×844, DPR 3, CPU 4× slower
+//   node tests/bench/profile.mjs [dist-dir] [steps]      PHONE=1: 390×844, DPR 3, CPU 4× slower; DRAG=1: P's whole range
 // Drives the params slider like bench.mjs while Chromium traces, then prints the
 // main thread's time per trace event (script, style, layout, paint) and the
 // functions with the most self time. scripts/profile.sh makes the build with
@@ -7,6 +7,7 @@
 import path from "node:path";
 import { launch, ROOT } from "../e2e/harness.mjs";
 import { serveDir, sliderSteps, stages, traced } from "./common.mjs";
+import { dragSteps } from "./article.mjs";
 
 const dir = path.resolve(process.argv[2] ?? path.join(ROOT, "dist"));
 const steps = Number(process.argv[3] ?? 100);
@@ -32,7 +33,9 @@ const cdp = await page.context().newCDPSession(page);
 await cdp.send("Profiler.enable");
 await cdp.send("Profiler.setSamplingInterval", { interval: 100 });
 await cdp.send("Profiler.start");
-const { result: work, events } = await traced(page, async () => (await sliderSteps(page, steps)).work);
+// DRAG=1: the full-range drag of article.mjs instead of the bench's narrow steps.
+const move = process.env.DRAG ? dragSteps : sliderSteps;
+const { result: work, events } = await traced(page, async () => (await move(page, steps)).work);
 const { profile } = await cdp.send("Profiler.stop");
 await browser.close();
 server.close();
