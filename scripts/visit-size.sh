@@ -32,7 +32,9 @@ cd "$(dirname "$0")/.."
 # 1.7 KiB lighter (340.1 → 338.4); the ceiling follows.
 # 339 → 340 (issue 25): the heads' dimension (head-dim: its key, labels, the attention's widths)
 # and Qwen3 30B-A3B in the catalogue, 0.9 KiB (338.4 → 339.3).
-CEILING_KIB=${CEILING_KIB:-340}
+# 340 → 341 (issue 25, left from session 5): the activations' explanation under megatron writes
+# attention's stored inputs as the shape has them (MLA's widths, a head-dim), 0.3 KiB (339.8 → 340.1).
+CEILING_KIB=${CEILING_KIB:-341}
 # The stable toolchain's fallback build is about 28 KiB larger (scripts/build.sh says so loudly).
 if [ "$(cat target/wasm-toolchain.txt 2>/dev/null)" = stable ]; then
   CEILING_KIB=$((CEILING_KIB + 30))

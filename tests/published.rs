@@ -1258,3 +1258,27 @@ fn fp8_training_copies_and_saves() {
     assert!(v3(&[]) && v3(&[("mtp-layers", "1")]) && v3(&[("fp8", "blockwise")]));
     assert!(!v3(&[("mtp-layers", "1"), ("fp8", "blockwise")]));
 }
+
+/// The activations' explanation under `megatron` writes attention's stored
+/// inputs as the shape has them: 4 + 4k/a for heads h/a wide (Llama 2 70B:
+/// k 8 of a 64, 4 + 0.5), a·d and k·d for a given head-dim (Qwen3 30B-A3B:
+/// a 32, k 4, d 128, h 2048: 8 + 1), and MLA's query, key, value and output
+/// widths (DeepSeek-V3: a 128, d 128, d_R 64, d_v 128, h 7168:
+/// 4·128·192/7168 = 13.7 and 4·128·128/7168 = 9.14, the MoE MLP 6·2048·(8 + 1)/7168 = 15.4), each with the MLP's
+/// term as memory summed it (6f/h for Llama 2 70B's SwiGLU: 6·28672/8192 = 21).
+#[test]
+fn the_activations_explanation_writes_attention_as_the_shape_has_it() {
+    let explain = |q: &[(&str, &str)]| {
+        let r = eval(&[q, &[("convention", "megatron")]].concat());
+        tmath::explain::explain(&r, tmath::explain::Item::Part(Part::Activations), tmath::units::ByteUnit::Gb)
+    };
+    let e = explain(&[("model", "llama-2-70b")]);
+    assert!(e.formula.contains("(4 + 4k/a + 6f/h)/t"), "{}", e.formula);
+    assert!(e.substituted.contains("(4 + 0.5 + 21)/1"), "{}", e.substituted);
+    let e = explain(&[("model", "qwen3-30b-a3b")]);
+    assert!(e.formula.contains("(4ad/h + 4kd/h + "), "{}", e.formula);
+    assert!(e.substituted.contains("(8 + 1 + "), "{}", e.substituted);
+    let e = explain(&[("model", "deepseek-v3")]);
+    assert!(e.formula.contains("(4a(d + d_R)/h + 4a·d_v/h + "), "{}", e.formula);
+    assert!(e.substituted.contains("(13.7 + 9.14 + 15.4)/1"), "{}", e.substituted);
+}

@@ -327,7 +327,7 @@ fn mlp_inside(mlp: Mlp) -> f64 {
 /// key/value heads, 8 for multi-head attention. With MLA the query and key are
 /// a·(d + d_R) wide and the value and the output projection's input a·d_v:
 /// 2·(2·a·(d + d_R) + 2·a·d_v)/h.
-fn attention_inside(a: &Architecture) -> f64 {
+pub(crate) fn attention_inside(a: &Architecture) -> f64 {
     let (h, heads) = (a.hidden as f64, a.heads as f64);
     if !a.mla.is_on() {
         // Q and the output projection's input a·d_head wide, K and V k·d_head: 4 + 4k/a when d_head = h/a.

@@ -260,23 +260,35 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
                         (false, true) => "6f/h",
                         (false, false) => "4f/h",
                     };
-                    let (tf, a) = (t as f64, c.arch.heads as f64);
-                    // The inside term's three pieces before ÷ t: 4, 4k/a, 4f/h (6f/h with SwiGLU).
-                    let kv = 4.0 * c.arch.kv_heads as f64 / a;
+                    let tf = t as f64;
+                    // The inside term before ÷ t: attention's stored inputs (memory's
+                    // attention_inside), then the MLP's, 4f/h (6f/h with SwiGLU).
+                    let arch = &c.arch;
+                    let (h, heads) = (arch.hidden as f64, arch.heads as f64);
+                    let attention = crate::memory::attention_inside(arch);
+                    // Its second piece: the value and output projection's input a·d_v with MLA
+                    // (Q and K are a·(d + d_R) wide), else K and V, k·d (4k/a when d = h/a).
+                    let (symbols, second) = if arch.mla.is_on() {
+                        ("4a(d + d_R)/h + 4a·d_v/h", 4.0 * heads * arch.mla.v_head_dim as f64 / h)
+                    } else {
+                        let kv = 4.0 * arch.kv_heads as f64 * arch.d_head() / h;
+                        (if arch.attention_width() != h { "4ad/h + 4kd/h" } else { "4 + 4k/a" }, kv)
+                    };
                     // FP8 keeps its GEMMs' inputs in one byte (the QKV and fc1 inputs, fc2's f-wide input).
                     let fp8 = f.fp8_saving > 0.0;
                     (
                         format!(
-                            "s·b·h·L·({} + (4 + 4k/a + {f_term})/t{}{})",
+                            "s·b·h·L·({} + ({symbols} + {f_term})/t{}{})",
                             if sp { "10/t" } else { "10" },
                             if scores { " + 5as/(ht)" } else { "" },
                             if fp8 { " − FP8" } else { "" }
                         ),
                         format!(
-                            "({} + (4 + {} + {})/{t}{}{})",
+                            "({} + ({} + {} + {})/{t}{}{})",
                             if sp { format!("10/{t}") } else { "10".into() },
-                            n(kv),
-                            n(f.inside * tf - 4.0 - kv),
+                            n(attention - second),
+                            n(second),
+                            n(f.inside * tf - attention),
                             if scores { format!(" + {}", n(f.scores)) } else { String::new() },
                             if fp8 { format!(" − {}", n(f.fp8_saving)) } else { String::new() }
                         ),

@@ -5,6 +5,7 @@
 //! the pipeline bubble, and the communication compute does not hide.
 
 use crate::config::{Config, Layout, Recompute, ZeroStage};
+use crate::keys::K;
 use crate::memory;
 use serde::Serialize;
 
@@ -54,16 +55,20 @@ impl Plan {
     }
     /// The calculator keys that set this layout (the page applies them; tests re-evaluate them).
     pub fn to_pairs(&self) -> Vec<(&'static str, String)> {
-        vec![
-            ("tp", self.tp.to_string()),
-            ("pp", self.pp.to_string()),
-            ("dp", self.dp.to_string()),
-            ("zero", self.zero.get().to_string()),
-            ("recompute", self.recompute.as_str().to_string()),
-            ("sequence-parallel", (self.sequence_parallel as u8).to_string()),
-            ("micro-batch", self.micro_batch.to_string()),
-            ("grad-accum", self.grad_accum.to_string()),
+        // The names are the key table's (one spelling for the link, the CLI and the JSON).
+        [
+            (K::Tp, self.tp.to_string()),
+            (K::Pp, self.pp.to_string()),
+            (K::Dp, self.dp.to_string()),
+            (K::Zero, self.zero.get().to_string()),
+            (K::Recompute, self.recompute.as_str().to_string()),
+            (K::SequenceParallel, (self.sequence_parallel as u8).to_string()),
+            (K::MicroBatch, self.micro_batch.to_string()),
+            (K::GradAccum, self.grad_accum.to_string()),
         ]
+        .into_iter()
+        .map(|(k, v)| (k.name(), v))
+        .collect()
     }
     pub fn seconds_per_sequence(&self) -> f64 {
         self.step_seconds / self.global_batch() as f64
