@@ -632,13 +632,13 @@ fn state_divisors(c: &Config, st: &Stage, experts_vs_t: f64) -> (f64, f64) {
     let (t, p) = (tp as f64, pp as f64);
     let a = c.arch;
     let exact = a.exact_params().get();
-    // The share that stays when the experts are divided by etp·ep instead of t (1 without experts).
-    let split = expert_split(&a, experts_vs_t);
     if c.convention == Convention::Megatron && pp > 1 {
         let (layers, ends) = megatron_stage_parts(c, st, experts_vs_t);
         let share = (layers + ends) / (t * exact);
         return (1.0 / share, 1.0 / share);
     }
+    // The share that stays when the experts are divided by etp·ep instead of t (1 without experts).
+    let split = expert_split(&a, exact, experts_vs_t);
     let model = t * p / split;
     let grads = if c.convention == Convention::Article && !c.tsp { p / split } else { model };
     (model, grads)
@@ -682,10 +682,11 @@ fn experts_vs_t(c: &Config) -> f64 {
     c.layout.tp as f64 / (c.layout.expert_tp() * c.layout.ep) as f64
 }
 
-/// The share of the shape's count a t-way slice holds, relative to P/t, when the
-/// routed experts are split `experts_vs_t` times finer (1 without experts).
-fn expert_split(a: &crate::arch::Architecture, experts_vs_t: f64) -> f64 {
-    1.0 - a.expert_params().get() / a.exact_params().get() * (1.0 - experts_vs_t)
+/// The share of the shape's count (`exact`, its [`exact_params`](crate::arch::Architecture::exact_params))
+/// a t-way slice holds, relative to P/t, when the routed experts are split
+/// `experts_vs_t` times finer (1 without experts).
+fn expert_split(a: &crate::arch::Architecture, exact: f64, experts_vs_t: f64) -> f64 {
+    1.0 - a.expert_params().get() / exact * (1.0 - experts_vs_t)
 }
 
 /// The stage's layers' GEMM parameters before they are divided over GPUs (P
@@ -705,7 +706,7 @@ pub fn layer_weight_share(c: &Config, st: &Stage) -> f64 {
         return layers / (layers + ends).max(f64::MIN_POSITIVE);
     }
     let exact = a.exact_params().get();
-    let split = expert_split(&a, experts_vs_t);
+    let split = expert_split(&a, exact, experts_vs_t);
     let vh = (a.vocab * a.hidden) as f64;
     let ends = vh * if a.tie_embeddings { 1.0 } else { 2.0 } + a.hidden as f64;
     ((exact * split - ends) / (exact * split)).max(0.0)

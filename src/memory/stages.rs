@@ -80,6 +80,27 @@ fn stage_layers(c: &Config, i: u64) -> u64 {
     rest / shared + u64::from(j < rest % shared)
 }
 
+/// The layers of the stages before stage `i` (all of them when `i` = p):
+/// Σ [`stage_layers`] over r < i, in closed form without a `pp-layout` (the
+/// even split's first j shared stages hold j·⌊n/s⌋ + min(j, n mod s)), so a
+/// stage's chunks cost the same on 2 stages as on 128.
+fn layers_before(c: &Config, i: u64) -> u64 {
+    let (l, p) = (c.arch.layers, c.layout.pp.max(1));
+    if p == 1 || c.pp_layout.is_some() {
+        return (0..i.min(p)).map(|r| stage_layers(c, r)).sum();
+    }
+    let (first, last) = (c.pp_first_layers, c.pp_last_layers);
+    let start = u64::from(first.is_some());
+    let shared = p - start - u64::from(last.is_some());
+    let rest = l.saturating_sub(first.unwrap_or(0) + last.unwrap_or(0));
+    let head = if i > 0 { first.unwrap_or(0) } else { 0 };
+    let tail = if i >= p { last.unwrap_or(0) } else { 0 };
+    // The shared stages among the first i: ranks start .. start + shared.
+    let j = i.min(start + shared).saturating_sub(start);
+    let even = rest.checked_div(shared).map_or(0, |each| j * each + j.min(rest % shared));
+    head + even + tail
+}
+
 /// Whether `c`'s layers lay out on its stages: every stage at least one layer,
 /// the given first and last stages' within the model, and with `vpp` v > 1 each
 /// stage's layers a multiple of v (Megatron-LM's checks). A `pp-layout` is
@@ -153,8 +174,12 @@ pub fn chunks(c: &Config, i: u64) -> Vec<Chunk> {
             let v = if interleaved { c.layout.vpp.max(1) } else { 1 };
             let layers = stage_layers(c, i);
             // Virtual stage j = k·p + r is chunk k of rank r, of stage_layers(r)/v layers.
-            let before: u64 = (0..p).map(|r| stage_layers(c, r) / v).sum();
-            let earlier_ranks: u64 = (0..i).map(|r| stage_layers(c, r) / v).sum();
+            let (before, earlier_ranks) = if v == 1 {
+                (layers_before(c, p), layers_before(c, i))
+            } else {
+                let of = |r: u64| stage_layers(c, r) / v;
+                ((0..p).map(of).sum(), (0..i).map(of).sum())
+            };
             (0..v)
                 .map(|k| {
                     let loss = i == p - 1 && k == v - 1;
@@ -213,7 +238,8 @@ pub fn stages(c: &Config) -> impl Iterator<Item = Stage> + '_ {
 /// With a `pp-layout`, every stage is weighed.
 pub fn peak_stage(c: &Config) -> (Stage, MemoryBreakdown) {
     let p = c.layout.pp.max(1);
-    let mut best = (stage(c, 0), stage_memory(c, &stage(c, 0)));
+    let first = stage(c, 0);
+    let mut best = (first, stage_memory(c, &first));
     // A `pp-layout` may load any stage most.
     let candidates: Vec<u64> = if c.pp_layout.is_some() { (1..p).collect() } else { vec![1, p - 1] };
     for i in candidates.into_iter().filter(|&i| i > 0 && i < p) {
@@ -224,4 +250,32 @@ pub fn peak_stage(c: &Config) -> (Stage, MemoryBreakdown) {
         }
     }
     best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The closed form of the layers before a stage is the sum of the stages' layers,
+    /// for every split the keys allow: even, with either end given, with both.
+    #[test]
+    fn layers_before_sums_the_stages_layers() {
+        let mut c = Config::default();
+        for l in [1, 2, 7, 32, 61, 80, 126, 128] {
+            for p in [1, 2, 3, 4, 7, 8, 16] {
+                for (first, last) in
+                    [(None, None), (Some(1), None), (None, Some(2)), (Some(3), Some(1)), (Some(l / 2), Some(l - l / 2))]
+                {
+                    c.arch.layers = l;
+                    c.layout.pp = p;
+                    c.pp_first_layers = first;
+                    c.pp_last_layers = last;
+                    for i in 0..=p {
+                        let sum: u64 = (0..i).map(|r| stage_layers(&c, r)).sum();
+                        assert_eq!(layers_before(&c, i), sum, "L {l} p {p} first {first:?} last {last:?} i {i}");
+                    }
+                }
+            }
+        }
+    }
 }
