@@ -299,7 +299,7 @@ pub fn layer_factor(c: &Config, recompute: Recompute, sequence_parallel: bool) -
     let f = moe_share * (a.moe_ffn * (a.top_k + a.shared_experts)) as f64 + (1.0 - moe_share) * a.ffn as f64;
     let inside = match c.convention {
         Convention::Article => 24.0 / t,
-        Convention::Megatron => (attention_inside(&a) + mlp_inside(a.mlp) * f / h) / t,
+        Convention::Megatron => (attention_inside(&a).iter().sum::<f64>() + mlp_inside(a.mlp) * f / h) / t,
     };
     let stores_scores = c.attention == Attention::Standard && recompute == Recompute::None;
     let scores = if stores_scores { 5.0 * a.heads as f64 * c.seq_len as f64 / (h * t) } else { 0.0 };
@@ -323,19 +323,19 @@ fn mlp_inside(mlp: Mlp) -> f64 {
 
 /// Attention's activations inside the tensor-parallel region, in units of
 /// s·b·h: 2 bytes for each stored value of Q, K, V and of the output
-/// projection's input (Korthikanti et al. 2022, §4.1): 4 + 4·k/a with GQA's k
-/// key/value heads, 8 for multi-head attention. With MLA the query and key are
+/// projection's input (Korthikanti et al. 2022, §4.1), in two pieces of the
+/// same width each. Standard and GQA: Q and the output projection's input
+/// a·d_head wide, K and V k·d_head: 4 + 4·k/a when d_head = h/a, with GQA's k
+/// key/value heads (8 for multi-head attention). With MLA the query and key are
 /// a·(d + d_R) wide and the value and the output projection's input a·d_v:
-/// 2·(2·a·(d + d_R) + 2·a·d_v)/h.
-pub(crate) fn attention_inside(a: &Architecture) -> f64 {
-    let (h, heads) = (a.hidden as f64, a.heads as f64);
+/// 4·a·(d + d_R)/h + 4·a·d_v/h. (`explain` writes the two pieces.)
+pub(crate) fn attention_inside(a: &Architecture) -> [f64; 2] {
+    let h = a.hidden as f64;
     if !a.mla.is_on() {
-        // Q and the output projection's input a·d_head wide, K and V k·d_head: 4 + 4k/a when d_head = h/a.
-        return 4.0 * a.attention_width() / h + 4.0 * a.kv_heads as f64 * a.d_head() / h;
+        return [4.0 * a.attention_width() / h, 4.0 * a.kv_heads as f64 * a.d_head() / h];
     }
-    let m = a.mla;
-    let (qk, v) = (heads * (m.qk_head_dim + m.qk_rope_head_dim) as f64, heads * m.v_head_dim as f64);
-    (2.0 * qk + 2.0 * qk + 2.0 * v + 2.0 * v) / h
+    let (m, heads) = (a.mla, a.heads as f64);
+    [4.0 * heads * (m.qk_head_dim + m.qk_rope_head_dim) as f64 / h, 4.0 * heads * m.v_head_dim as f64 / h]
 }
 
 /// The factor's total for this configuration (see [`layer_factor`]).

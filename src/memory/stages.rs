@@ -80,10 +80,10 @@ fn stage_layers(c: &Config, i: u64) -> u64 {
     rest / shared + u64::from(j < rest % shared)
 }
 
-/// The layers of the stages before stage `i` (all of them when `i` = p):
-/// Σ [`stage_layers`] over r < i, in closed form without a `pp-layout` (the
-/// even split's first j shared stages hold j·⌊n/s⌋ + min(j, n mod s)), so a
-/// stage's chunks cost the same on 2 stages as on 128.
+/// The layers of the stages before stage `i` (< p): Σ [`stage_layers`] over
+/// r < i, in closed form without a `pp-layout` (the even split's first j
+/// shared stages hold j·⌊n/s⌋ + min(j, n mod s)), so a stage's chunks cost the
+/// same on 2 stages as on 128.
 fn layers_before(c: &Config, i: u64) -> u64 {
     let (l, p) = (c.arch.layers, c.layout.pp.max(1));
     if p == 1 || c.pp_layout.is_some() {
@@ -94,11 +94,10 @@ fn layers_before(c: &Config, i: u64) -> u64 {
     let shared = p - start - u64::from(last.is_some());
     let rest = l.saturating_sub(first.unwrap_or(0) + last.unwrap_or(0));
     let head = if i > 0 { first.unwrap_or(0) } else { 0 };
-    let tail = if i >= p { last.unwrap_or(0) } else { 0 };
     // The shared stages among the first i: ranks start .. start + shared.
     let j = i.min(start + shared).saturating_sub(start);
     let even = rest.checked_div(shared).map_or(0, |each| j * each + j.min(rest % shared));
-    head + even + tail
+    head + even
 }
 
 /// Whether `c`'s layers lay out on its stages: every stage at least one layer,
@@ -173,9 +172,11 @@ pub fn chunks(c: &Config, i: u64) -> Vec<Chunk> {
         _ => {
             let v = if interleaved { c.layout.vpp.max(1) } else { 1 };
             let layers = stage_layers(c, i);
-            // Virtual stage j = k·p + r is chunk k of rank r, of stage_layers(r)/v layers.
+            // Virtual stage j = k·p + r is chunk k of rank r, of stage_layers(r)/v layers:
+            // it starts after k rounds of every rank's chunk and this round's earlier ranks.
+            // With one chunk per rank (k = 0) only the earlier ranks place it.
             let (before, earlier_ranks) = if v == 1 {
-                (layers_before(c, p), layers_before(c, i))
+                (0, layers_before(c, i))
             } else {
                 let of = |r: u64| stage_layers(c, r) / v;
                 ((0..p).map(of).sum(), (0..i).map(of).sum())
@@ -270,7 +271,7 @@ mod tests {
                     c.layout.pp = p;
                     c.pp_first_layers = first;
                     c.pp_last_layers = last;
-                    for i in 0..=p {
+                    for i in 0..p {
                         let sum: u64 = (0..i).map(|r| stage_layers(&c, r)).sum();
                         assert_eq!(layers_before(&c, i), sum, "L {l} p {p} first {first:?} last {last:?} i {i}");
                     }

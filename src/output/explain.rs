@@ -261,18 +261,16 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
                         (false, false) => "4f/h",
                     };
                     let tf = t as f64;
-                    // The inside term before ÷ t: attention's stored inputs (memory's
-                    // attention_inside), then the MLP's, 4f/h (6f/h with SwiGLU).
+                    // The inside term before ÷ t: attention's stored inputs in memory's two
+                    // pieces (attention_inside), then the MLP's, 4f/h (6f/h with SwiGLU).
                     let arch = &c.arch;
-                    let (h, heads) = (arch.hidden as f64, arch.heads as f64);
-                    let attention = crate::memory::attention_inside(arch);
-                    // Its second piece: the value and output projection's input a·d_v with MLA
-                    // (Q and K are a·(d + d_R) wide), else K and V, k·d (4k/a when d = h/a).
-                    let (symbols, second) = if arch.mla.is_on() {
-                        ("4a(d + d_R)/h + 4a·d_v/h", 4.0 * heads * arch.mla.v_head_dim as f64 / h)
+                    let [first, second] = crate::memory::attention_inside(arch);
+                    let symbols = if arch.mla.is_on() {
+                        "4a(d + d_R)/h + 4a·d_v/h"
+                    } else if arch.attention_width() != arch.hidden as f64 {
+                        "4ad/h + 4kd/h"
                     } else {
-                        let kv = 4.0 * arch.kv_heads as f64 * arch.d_head() / h;
-                        (if arch.attention_width() != h { "4ad/h + 4kd/h" } else { "4 + 4k/a" }, kv)
+                        "4 + 4k/a"
                     };
                     // FP8 keeps its GEMMs' inputs in one byte (the QKV and fc1 inputs, fc2's f-wide input).
                     let fp8 = f.fp8_saving > 0.0;
@@ -286,9 +284,9 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
                         format!(
                             "({} + ({} + {} + {})/{t}{}{})",
                             if sp { format!("10/{t}") } else { "10".into() },
-                            n(attention - second),
+                            n(first),
                             n(second),
-                            n(f.inside * tf - attention),
+                            n(f.inside * tf - first - second),
                             if scores { format!(" + {}", n(f.scores)) } else { String::new() },
                             if fp8 { format!(" − {}", n(f.fp8_saving)) } else { String::new() }
                         ),
