@@ -9,7 +9,7 @@
 import path from "node:path";
 import { launch, ROOT } from "../e2e/harness.mjs";
 import { DESKTOP, PHONE, openPage, serveDir, stages, traced } from "./common.mjs";
-import { articleSite } from "./article.mjs";
+import { MARK, articleSite } from "./article.mjs";
 
 const dir = path.resolve(process.argv[2] ?? path.join(ROOT, "dist"));
 const out = path.join(ROOT, "target/article-site-trace");
@@ -34,7 +34,7 @@ for (const which of ["app", "blank"]) {
     // Every frame's title or line in the document, then two frames for the paint.
     await page.waitForFunction(
       ([n, mark]) => [...document.querySelectorAll("iframe")].filter((f) => f.contentDocument?.querySelector(mark)).length === n,
-      [site.frames, ".figure-title, [elementtiming=first-result]"],
+      [site.frames, MARK],
       { timeout: 60000, polling: 50 },
     );
     ready = await page.evaluate(() => performance.now());

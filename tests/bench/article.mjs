@@ -10,6 +10,10 @@ import fs from "node:fs";
 import path from "node:path";
 import { openPage } from "./common.mjs";
 
+/** What shows a frame is drawn: a figure's title (it mounts with the body and
+ * the chart), or the blank page's line. */
+export const MARK = ".figure-title, [elementtiming=first-result]";
+
 /**
  * A folder that serves `appDir` with two article pages beside it:
  * `article.html`, the shipped `figures.html` with every frame loading at once
@@ -44,44 +48,41 @@ export function articleSite(appDir, blankDir, outDir) {
  */
 export async function articleLoad(browser, url, frames, profile) {
   const { context, page } = await openPage(browser, profile);
-  await page.addInitScript(() => {
+  await page.addInitScript((mark) => {
     // A frame is ready at the first task after the rendering that follows its
     // mark's arrival in the document. (Element Timing reports only what is
     // painted, and Chromium leaves unpainted what lies far below the screen:
-    // on the desktop profile, 5 of the 11 frames.)
-    const origin = performance.timeOrigin;
-    // A figure's title (it mounts with the body and the chart), the blank page's line.
-    const MARK = ".figure-title, [elementtiming=first-result]";
-    // Which frame: the address its element was given (the app rewrites its
-    // query once it runs, and this script may run before the URL is set).
-    const report = () => {
-      if (window.frameElement) window.frameElement.dataset.reported = "1";
-      requestAnimationFrame(() => setTimeout(() => console.debug(`first-result ${origin + performance.now()} ${window.frameElement?.src ?? location.href}`)));
-    };
-    const seen = () => document.querySelector(MARK);
+    // on the desktop profile, 5 of the 11 frames.) Which frame: the address
+    // its element was given (the app rewrites its query once it runs, and this
+    // script may run before the URL is set).
+    const report = (w, src) =>
+      w.requestAnimationFrame(() => w.setTimeout(() => console.debug(`first-result ${w.performance.timeOrigin + w.performance.now()} ${src}`)));
     if (window !== window.top) {
-      const watch = new MutationObserver(() => seen() && (watch.disconnect(), report()));
+      const watch = new MutationObserver(() => {
+        if (!document.querySelector(mark)) return;
+        watch.disconnect();
+        if (window.frameElement) window.frameElement.dataset.reported = "1";
+        report(window, window.frameElement?.src ?? location.href);
+      });
       watch.observe(document, { childList: true, subtree: true });
-    }
-    if (window === window.top) {
+    } else {
       // Playwright's init script now and then misses a frame's document (it
       // runs in the frame's about:blank instead): every 100 ms the host looks
       // for marks in frames that have not reported, and reports them the same way.
       const fallback = setInterval(() => {
         const frames = [...document.querySelectorAll("iframe")];
-        if (frames.length && frames.every((f) => f.dataset.reported || f.dataset.watched)) return clearInterval(fallback);
+        if (frames.length && frames.every((f) => f.dataset.reported)) return clearInterval(fallback);
         for (const f of frames) {
-          const w = f.contentWindow;
-          if (f.dataset.reported || f.dataset.watched || !w?.document.querySelector(MARK)) continue;
-          f.dataset.watched = "1";
-          w.requestAnimationFrame(() => w.setTimeout(() => console.debug(`first-result ${w.performance.timeOrigin + w.performance.now()} ${f.src}`)));
+          if (f.dataset.reported || !f.contentWindow?.document.querySelector(mark)) continue;
+          f.dataset.reported = "1";
+          report(f.contentWindow, f.src);
         }
       }, 100);
       window.__long = [];
       // The top frame sees its same-origin frames' long tasks too (their attribution says whose).
       new PerformanceObserver((list) => window.__long.push(...list.getEntries().map((e) => [e.startTime, e.duration]))).observe({ type: "longtask", buffered: true });
     }
-  });
+  }, MARK);
   const shown = new Map();
   const all = new Promise((resolve, reject) => {
     page.on("console", (m) => {
@@ -108,50 +109,10 @@ export async function articleLoad(browser, url, frames, profile) {
   return { ready, firstScreen, each, longMs: counted.reduce((a, [, d]) => a + d, 0), long: counted.length };
 }
 
-/**
- * Drags the parameters slider across its whole range and back in `steps`
- * moves, as a finger does: one move per frame. Per move, `work` (input → next
- * task) and `frame` (input → the task after the next frame), and the long
- * tasks after the first move (the first may build what the page had left for
- * later). A full-range drag crosses model shapes: the layer count and the
- * width change, and with them the t and p menus' choices.
- */
-export function dragSteps(page, steps) {
-  return page.evaluate(async (steps) => {
-    const long = [];
-    let moved = false;
-    new PerformanceObserver((l) => moved && long.push(...l.getEntries().map((e) => e.duration))).observe({ type: "longtask", buffered: false });
-    const slider = document.querySelector('input[type="range"][data-key="params"]');
-    const lo = Number(slider.min);
-    const hi = Number(slider.max);
-    const half = Math.ceil(steps / 2);
-    const work = [];
-    const frame = [];
-    for (let i = 0; i < steps; i++) {
-      await new Promise((r) => requestAnimationFrame(r));
-      const t0 = performance.now();
-      const x = i < half ? i / (half - 1) : 1 - (i - half + 1) / (steps - half);
-      slider.value = String(lo + x * (hi - lo));
-      slider.dispatchEvent(new Event("input", { bubbles: true }));
-      await new Promise((r) => setTimeout(r, 0));
-      work.push(performance.now() - t0);
-      await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
-      frame.push(performance.now() - t0);
-      if (i === 0) {
-        // Whatever the first move set off is its own: long tasks count from the second.
-        await new Promise((r) => setTimeout(r, 50));
-        moved = true;
-      }
-    }
-    await new Promise((r) => setTimeout(r, 100));
-    return { work, frame, long };
-  }, steps);
-}
-
 // Run alone: builds measured interleaved on the phone profile (or DESKTOP=1).
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { launch, ROOT } = await import("../e2e/harness.mjs");
-  const { DESKTOP, PHONE, onSlider, serveDir } = await import("./common.mjs");
+  const { DESKTOP, PHONE, median, onSlider, pct, serveDir, sliderSteps } = await import("./common.mjs");
   const dirs = process.argv.slice(2).map((d) => path.resolve(d));
   if (!dirs.length) dirs.push(path.join(ROOT, "dist"));
   const profile = process.env.DESKTOP ? DESKTOP : PHONE;
@@ -166,8 +127,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   }
   const blankServer = await serveDir(blankDir);
   const browser = await launch();
-  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  const p95 = (xs) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(0.95 * xs.length))];
+  const p95 = (xs) => pct(xs, 95);
   const res = sites.map(() => ({ app: [], blank: [], drag: [] }));
   const blankDrag = [];
   for (let k = 0; k < loads; k++) {
@@ -177,29 +137,29 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     }
   }
   for (let k = 0; k < drags; k++) {
-    for (const [i, s] of sites.entries()) res[i].drag.push(await onSlider(browser, s.server.url, profile, (p) => dragSteps(p, 100)));
-    blankDrag.push(await onSlider(browser, blankServer.url, profile, (p) => dragSteps(p, 100)));
+    for (const [i, s] of sites.entries()) res[i].drag.push(await onSlider(browser, s.server.url, profile, (p) => sliderSteps(p, 100, true)));
+    blankDrag.push(await onSlider(browser, blankServer.url, profile, (p) => sliderSteps(p, 100, true)));
   }
   const bd = median(blankDrag.map((r) => p95(r.frame)));
   for (const [i, s] of sites.entries()) {
     const r = res[i];
     console.log(`${path.relative(ROOT, s.dir)} (${profile.name}, ${loads} loads, ${drags} drags)`);
     if (loads) {
-    const a = median(r.app.map((x) => x.ready));
-    const b = median(r.blank.map((x) => x.ready));
-    const la = median(r.app.map((x) => x.longMs));
-    const lb = median(r.blank.map((x) => x.longMs));
-    console.log(`  every figure ready ${a.toFixed(0)} ms; blank frames ${b.toFixed(0)} ms: ${(a / b).toFixed(2)}×  (budget 1.5×)`);
-    const fa = median(r.app.map((x) => x.firstScreen));
-    const fb = median(r.blank.map((x) => x.firstScreen));
-    console.log(`  the first screen's figures ready ${fa.toFixed(0)} ms; blank frames ${fb.toFixed(0)} ms: ${(fa / fb).toFixed(2)}×`);
-    console.log(`  long tasks ${la.toFixed(0)} ms (${median(r.app.map((x) => x.long))}); blank frames ${lb.toFixed(0)} ms: budget ${(1.5 * lb + 50).toFixed(0)} ms`);
-    for (const k of ["app", "blank"]) console.log(`  each frame, ${k} (one load): ${r[k][Math.floor(loads / 2)].each.map((t) => t.toFixed(0)).join(" ")}`);
+      const a = median(r.app.map((x) => x.ready));
+      const b = median(r.blank.map((x) => x.ready));
+      const la = median(r.app.map((x) => x.longMs));
+      const lb = median(r.blank.map((x) => x.longMs));
+      console.log(`  every figure ready ${a.toFixed(0)} ms; blank frames ${b.toFixed(0)} ms: ${(a / b).toFixed(2)}×  (budget 1.5×)`);
+      const fa = median(r.app.map((x) => x.firstScreen));
+      const fb = median(r.blank.map((x) => x.firstScreen));
+      console.log(`  the first screen's figures ready ${fa.toFixed(0)} ms; blank frames ${fb.toFixed(0)} ms: ${(fa / fb).toFixed(2)}×`);
+      console.log(`  long tasks ${la.toFixed(0)} ms (${median(r.app.map((x) => x.long))}); blank frames ${lb.toFixed(0)} ms: budget ${(1.5 * lb + 50).toFixed(0)} ms`);
+      for (const k of ["app", "blank"]) console.log(`  each frame, ${k} (one load): ${r[k][Math.floor(loads / 2)].each.map((t) => t.toFixed(0)).join(" ")}`);
     }
     if (!drags) continue;
     const fd = median(r.drag.map((x) => p95(x.frame)));
     const wd = median(r.drag.map((x) => p95(x.work)));
-    console.log(`  full-range drag: next frame p95 ${fd.toFixed(1)} ms; blank ${bd.toFixed(1)} ms: ${(fd / bd).toFixed(2)}× (budget 1.25×); next task p95 ${wd.toFixed(1)} ms; long tasks after the first move ${r.drag.map((x) => x.long.length).join("/")} (${r.drag.flatMap((x) => x.long).map((d) => d.toFixed(0)).join(" ")} ms)`);
+    console.log(`  full-range drag: next frame p95 ${fd.toFixed(1)} ms; blank ${bd.toFixed(1)} ms: ${(fd / bd).toFixed(2)}× (budget 1.25×); next task p95 ${wd.toFixed(1)} ms; long tasks after the first move ${r.drag.map((x) => x.longTasks.length).join("/")} (${r.drag.flatMap((x) => x.longTasks).map((d) => d.toFixed(0)).join(" ")} ms)`);
   }
   await browser.close();
   for (const s of sites) s.server.close();

@@ -4,16 +4,25 @@ import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
 import { launch, ROOT } from "../e2e/harness.mjs";
-import { DESKTOP, PHONE, firstResult, onSlider, openPage, serveDir, sliderSteps, stages, traced } from "./common.mjs";
-import { articleLoad, articleSite, dragSteps } from "./article.mjs";
+import {
+  DESKTOP,
+  PHONE,
+  firstResult,
+  median,
+  nextFirstResult,
+  onSlider,
+  openPage,
+  pct,
+  reportFirstResult,
+  serveDir,
+  sliderSteps,
+  stages,
+  traced,
+} from "./common.mjs";
+import { articleLoad, articleSite } from "./article.mjs";
 
 const APP = path.join(ROOT, "dist");
 const BLANK = path.join(ROOT, "target/blank-dist");
-const pct = (xs, p) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
-};
-const median = (xs) => pct(xs, 50);
 
 // 1. Sizes: every file of dist/ (gzip -9), and the files the page actually loads.
 const files = (dir) => fs.readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? files(path.join(dir, d.name)) : [path.join(dir, d.name)]));
@@ -107,12 +116,8 @@ async function slowLink(url) {
     const cdp = await context.newCDPSession(page);
     await cdp.send("Network.enable");
     await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 150, downloadThroughput: 200_000, uploadThroughput: 96_000 });
-    await page.addInitScript(() => {
-      new PerformanceObserver((list) => {
-        for (const e of list.getEntries()) if (e.identifier === "first-result") console.debug(`first-result ${e.renderTime || e.loadTime}`);
-      }).observe({ type: "element", buffered: true });
-    });
-    const shown = new Promise((resolve) => page.on("console", (m) => m.text().startsWith("first-result ") && resolve(Number(m.text().slice(13)))));
+    await reportFirstResult(page);
+    const shown = nextFirstResult(page);
     await page.goto(url, { waitUntil: "commit" });
     result.push(await shown);
     fcp.push(await page.evaluate(() => performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? NaN));
@@ -154,20 +159,9 @@ async function repeatFirst(url, runs, profile) {
   const times = [];
   for (let i = 0; i < runs; i++) {
     const { context, page } = await openPage(browser, profile);
-    await page.addInitScript(() => {
-      new PerformanceObserver((list) => {
-        for (const e of list.getEntries()) if (e.identifier === "first-result") console.debug(`first-result ${e.renderTime || e.loadTime}`);
-      }).observe({ type: "element", buffered: true });
-    });
+    await reportFirstResult(page);
     const visit = async () => {
-      const shown = new Promise((resolve) => {
-        const on = (m) => {
-          if (!m.text().startsWith("first-result ")) return;
-          page.off("console", on);
-          resolve(Number(m.text().slice(13)));
-        };
-        page.on("console", on);
-      });
+      const shown = nextFirstResult(page);
       await page.goto(url, { waitUntil: "commit" });
       return shown;
     };
@@ -207,8 +201,8 @@ for (const profile of [PHONE, DESKTOP]) {
   );
   const drags = { app: [], blank: [] };
   for (let i = 0; i < DRAGS; i++) {
-    drags.app.push(await onSlider(browser, app.url, profile, (page) => dragSteps(page, 100)));
-    drags.blank.push(await onSlider(browser, blank.url, profile, (page) => dragSteps(page, 100)));
+    drags.app.push(await onSlider(browser, app.url, profile, (page) => sliderSteps(page, 100, true)));
+    drags.blank.push(await onSlider(browser, blank.url, profile, (page) => sliderSteps(page, 100, true)));
   }
   drag[profile.name] = Object.fromEntries(
     ["app", "blank"].map((k) => [
@@ -216,8 +210,8 @@ for (const profile of [PHONE, DESKTOP]) {
       {
         frameP95: median(drags[k].map((r) => pct(r.frame, 95))),
         taskP95: median(drags[k].map((r) => pct(r.work, 95))),
-        long: drags[k].reduce((a, r) => a + r.long.length, 0),
-        longMax: Math.max(0, ...drags[k].flatMap((r) => r.long)),
+        long: drags[k].reduce((a, r) => a + r.longTasks.length, 0),
+        longMax: Math.max(0, ...drags[k].flatMap((r) => r.longTasks)),
       },
     ]),
   );

@@ -35,6 +35,13 @@ export function serveDir(dir) {
   return new Promise((r) => server.listen(0, "127.0.0.1", () => r({ url: `http://127.0.0.1:${server.address().port}/`, close: () => server.close() })));
 }
 
+/** The `p`th percentile of `xs` (the nearest rank at or above). */
+export const pct = (xs, p) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+};
+export const median = (xs) => pct(xs, 50);
+
 /**
  * Where users meet the page: a desktop window, and a phone as Chromium's own
  * developer tools emulate a mid-tier one (390 × 844 at a pixel ratio of 3, the
@@ -55,25 +62,45 @@ export async function openPage(browser, profile) {
 }
 
 /**
- * Navigation → when the browser paints the element marked
- * elementtiming="first-result" (Element Timing: its render time), in a fresh
- * context: `{ shown, out }`, `out` what `wrap` (given the load and the page)
- * returns. The page reports the time through the console: waiting with
- * Playwright's waitForFunction injects its script (45–48 ms of main thread in
- * a traced load) while the app is still loading, ahead of the app's first frame.
+ * Makes every document `page` loads report when the browser paints its element
+ * marked elementtiming="first-result" (Element Timing: its render time), through
+ * the console: waiting with Playwright's waitForFunction injects its script
+ * (45–48 ms of main thread in a traced load) while the app is still loading,
+ * ahead of the app's first frame.
  */
-export async function firstResult(browser, url, wrap = (load) => load(), profile = DESKTOP) {
-  const { context, page } = await openPage(browser, profile);
+export async function reportFirstResult(page) {
   await page.addInitScript(() => {
     new PerformanceObserver((list) => {
       for (const e of list.getEntries()) if (e.identifier === "first-result") console.debug(`first-result ${e.renderTime || e.loadTime}`);
     }).observe({ type: "element", buffered: true });
   });
-  const reported = new Promise((resolve, reject) => {
-    page.on("console", (m) => m.text().startsWith("first-result ") && resolve(Number(m.text().slice(13))));
-    // Element Timing counts text for its nearest block: a mark on an inline element never reports.
-    setTimeout(() => reject(new Error(`${url}: no Element Timing entry "first-result" in 20 s`)), 20000).unref();
+}
+
+/** The next first-result time `page` reports (see `reportFirstResult`). */
+export function nextFirstResult(page) {
+  return new Promise((resolve) => {
+    const on = (m) => {
+      if (!m.text().startsWith("first-result ")) return;
+      page.off("console", on);
+      resolve(Number(m.text().slice(13)));
+    };
+    page.on("console", on);
   });
+}
+
+/**
+ * Navigation → the first result painted (`reportFirstResult`), in a fresh
+ * context: `{ shown, out }`, `out` what `wrap` (given the load and the page)
+ * returns.
+ */
+export async function firstResult(browser, url, wrap = (load) => load(), profile = DESKTOP) {
+  const { context, page } = await openPage(browser, profile);
+  await reportFirstResult(page);
+  const reported = Promise.race([
+    nextFirstResult(page),
+    // Element Timing counts text for its nearest block: a mark on an inline element never reports.
+    new Promise((_, reject) => setTimeout(() => reject(new Error(`${url}: no Element Timing entry "first-result" in 20 s`)), 20000).unref()),
+  ]);
   const out = await wrap(async () => {
     await page.goto(url, { waitUntil: "commit" });
     await reported;
@@ -98,32 +125,50 @@ export async function onSlider(browser, url, profile, measure) {
 }
 
 /**
- * Moves the parameters slider `steps` times in the page. Per step: `work`, from
- * the input to the next task (the reactive updates, the canvas and, because the
- * step starts in an animation frame, that frame's style, layout and paint), and
- * `frame`, to the task after the next frame. Also the long tasks meanwhile.
+ * Moves the parameters slider `steps` times in the page, one move per frame.
+ * Per step: `work`, from the input to the next task (the reactive updates, the
+ * canvas and, because the step starts in an animation frame, that frame's
+ * style, layout and paint), and `frame`, to the task after the next frame.
+ * Also the long tasks meanwhile.
+ *
+ * By default a narrow back-and-forth (positions 300–795 of 1000). With
+ * `whole`, a drag across the slider's whole range and back, as a finger does:
+ * it crosses model shapes (the layer count and the width change, and with them
+ * the t and p menus' choices), and long tasks count from the second move (the
+ * first may build what the page had left for later).
  */
-export function sliderSteps(page, steps) {
-  return page.evaluate(async (steps) => {
-    const longTasks = [];
-    new PerformanceObserver((l) => longTasks.push(...l.getEntries().map((e) => e.duration))).observe({ type: "longtask", buffered: false });
-    const slider = document.querySelector('input[type="range"][data-key="params"]');
-    const work = [];
-    const frame = [];
-    for (let i = 0; i < steps; i++) {
-      // Start at a frame boundary so the frame figure is not the wait for vsync.
-      await new Promise((r) => requestAnimationFrame(r));
-      const t0 = performance.now();
-      slider.value = String(300 + (i % 100) * 5);
-      slider.dispatchEvent(new Event("input", { bubbles: true }));
-      await new Promise((r) => setTimeout(r, 0));
-      work.push(performance.now() - t0);
-      await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
-      frame.push(performance.now() - t0);
-    }
-    await new Promise((r) => setTimeout(r, 100));
-    return { work, frame, longTasks };
-  }, steps);
+export function sliderSteps(page, steps, whole = false) {
+  return page.evaluate(
+    async ([steps, whole]) => {
+      const longTasks = [];
+      let counting = !whole;
+      new PerformanceObserver((l) => counting && longTasks.push(...l.getEntries().map((e) => e.duration))).observe({ type: "longtask", buffered: false });
+      const slider = document.querySelector('input[type="range"][data-key="params"]');
+      const [lo, hi] = [Number(slider.min), Number(slider.max)];
+      const half = Math.ceil(steps / 2);
+      const at = (i) => (whole ? lo + (i < half ? i / (half - 1) : 1 - (i - half + 1) / (steps - half)) * (hi - lo) : 300 + (i % 100) * 5);
+      const work = [];
+      const frame = [];
+      for (let i = 0; i < steps; i++) {
+        // Start at a frame boundary so the frame figure is not the wait for vsync.
+        await new Promise((r) => requestAnimationFrame(r));
+        const t0 = performance.now();
+        slider.value = String(at(i));
+        slider.dispatchEvent(new Event("input", { bubbles: true }));
+        await new Promise((r) => setTimeout(r, 0));
+        work.push(performance.now() - t0);
+        await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+        frame.push(performance.now() - t0);
+        if (i === 0 && !counting) {
+          await new Promise((r) => setTimeout(r, 50));
+          counting = true;
+        }
+      }
+      await new Promise((r) => setTimeout(r, 100));
+      return { work, frame, longTasks };
+    },
+    [steps, whole],
+  );
 }
 
 /**

@@ -12,7 +12,7 @@
 // `scripts/build.sh --dist target/<name>` (after a `git checkout <commit> -- components src styles`).
 import path from "node:path";
 import { launch } from "../e2e/harness.mjs";
-import { DESKTOP, PHONE, firstResult, onSlider, serveDir, sliderSteps } from "./common.mjs";
+import { DESKTOP, PHONE, firstResult, onSlider, pct, serveDir, sliderSteps } from "./common.mjs";
 
 const dirs = process.argv.slice(2);
 if (dirs.length < 2) {
@@ -25,10 +25,6 @@ const runs = Number(process.env.RUNS ?? 5);
 const servers = await Promise.all(dirs.map((d) => serveDir(path.resolve(d))));
 const browser = await launch();
 
-const pct = (xs, p) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
-};
 const first = dirs.map(() => []);
 for (let i = 0; i < loads; i++) for (let k = 0; k < dirs.length; k++) first[k].push((await firstResult(browser, servers[k].url, undefined, profile)).shown);
 const steps = dirs.map(() => ({ task: [], frame: [], long: 0 }));

@@ -7,7 +7,6 @@
 import path from "node:path";
 import { launch, ROOT } from "../e2e/harness.mjs";
 import { serveDir, sliderSteps, stages, traced } from "./common.mjs";
-import { dragSteps } from "./article.mjs";
 
 const dir = path.resolve(process.argv[2] ?? path.join(ROOT, "dist"));
 const steps = Number(process.argv[3] ?? 100);
@@ -33,9 +32,8 @@ const cdp = await page.context().newCDPSession(page);
 await cdp.send("Profiler.enable");
 await cdp.send("Profiler.setSamplingInterval", { interval: 100 });
 await cdp.send("Profiler.start");
-// DRAG=1: the full-range drag of article.mjs instead of the bench's narrow steps.
-const move = process.env.DRAG ? dragSteps : sliderSteps;
-const { result: work, events } = await traced(page, async () => (await move(page, steps)).work);
+// DRAG=1: a drag across the slider's whole range instead of the bench's narrow steps.
+const { result: work, events } = await traced(page, async () => (await sliderSteps(page, steps, !!process.env.DRAG)).work);
 const { profile } = await cdp.send("Profiler.stop");
 await browser.close();
 server.close();
