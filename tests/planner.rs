@@ -18,9 +18,15 @@ fn base(pairs: &[(&str, &str)]) -> tmath::Config {
 /// planner can disagree").
 #[test]
 fn every_layout_matches_the_calculator() {
-    let shape = [("model", "llama-2-13b"), ("seq-len", "4096"), ("reserve-gb", "2"), ("fragmentation-pct", "7")];
+    let shape = [
+        ("model", "llama-2-13b"),
+        ("seq-len", "4096"),
+        ("reserve-gb", "2"),
+        ("fragmentation-pct", "7"),
+        ("global-batch", "64"),
+    ];
     let b = base(&shape);
-    let o = PlanOptions { global_batch: 64, ..PlanOptions::default() };
+    let o = PlanOptions::default();
     let ls = layouts(&b, &o, 32);
     assert!(ls.len() > 100, "{} layouts", ls.len());
     for l in ls {
@@ -50,7 +56,8 @@ fn min_gpus_agrees_with_brute_force() {
         let mut p = pairs.to_vec();
         p.push(("gpu-mem", gpu_mem));
         let b = base(&p);
-        let o = PlanOptions { global_batch: 32, max_gpus: 32, ..PlanOptions::default() };
+        let b = tmath::Config { global_batch: 32, ..b };
+        let o = PlanOptions { max_gpus: 32, ..PlanOptions::default() };
         let brute =
             (1..=o.max_gpus).filter(|&n| whole_nodes(n, 8)).find(|&n| layouts(&b, &o, n).iter().any(|l| l.fits));
         assert_eq!(min_gpus(&b, &o), brute, "{pairs:?} on {gpu_mem} GB");
@@ -63,7 +70,8 @@ fn min_gpus_agrees_with_brute_force() {
 #[test]
 fn llama2_70b_zero3_on_8_and_16() {
     let b = base(&[("model", "llama-2-70b"), ("seq-len", "4096")]);
-    let o = PlanOptions { global_batch: 64, ..PlanOptions::default() };
+    let b = tmath::Config { global_batch: 64, ..b };
+    let o = PlanOptions::default();
     let fsdp = |n: u64, recompute: Recompute| {
         layouts(&b, &o, n)
             .into_iter()
@@ -110,7 +118,9 @@ fn planner_keys_parse() {
         s.set(k, v).unwrap();
     }
     let o = &s.plan;
-    assert_eq!((o.max_gpus, o.global_batch, o.tp_cross_node), (1024, 4000, true));
+    assert_eq!((o.max_gpus, s.settings.global_batch, o.tp_cross_node), (1024, 4000, true));
+    // One global batch for the calculator and the planner: m = ⌈4000/(1·1)⌉ on one GPU.
+    assert_eq!(s.settings.resolve().unwrap().grad_accum, 4000);
     assert!(s.clone().set("global-batch", "1.5").is_err());
     assert!(s.clone().set("nope", "1").is_err());
     let pairs = s.to_pairs();
@@ -133,7 +143,8 @@ fn planner_keeps_cp_and_ep() {
         ("convention", "megatron"),
     ];
     let b = base(&pairs);
-    let o = PlanOptions { global_batch: 64, ..PlanOptions::default() };
+    let b = tmath::Config { global_batch: 64, ..b };
+    let o = PlanOptions::default();
     let ls = layouts(&b, &o, 64);
     assert!(!ls.is_empty());
     for l in ls.iter().take(40) {
@@ -157,7 +168,8 @@ fn planner_keeps_cp_and_ep() {
 #[test]
 fn distinct_layouts_and_t_within_the_kv_heads() {
     let b = base(&[("model", "qwen2.5-7b"), ("seq-len", "4096")]);
-    let o = PlanOptions { global_batch: 64, ..PlanOptions::default() };
+    let b = tmath::Config { global_batch: 64, ..b };
+    let o = PlanOptions::default();
     let ls = layouts(&b, &o, 8);
     let mut seen = std::collections::HashSet::new();
     for l in &ls {
@@ -184,7 +196,8 @@ fn a_new_pipeline_drops_the_old_layout() {
         ("dp", "8"),
         ("pp-layout", "Et*3|(tt|)*29,m|L"),
     ]);
-    let o = PlanOptions { global_batch: 512, ..PlanOptions::default() };
+    let b = tmath::Config { global_batch: 512, ..b };
+    let o = PlanOptions::default();
     for l in layouts(&b, &o, 1024).iter().take(200) {
         let c = l.config(&b);
         assert_eq!(c.pp_layout.is_some(), l.pp == 16, "{l:?}");
@@ -205,7 +218,8 @@ fn the_published_70b_layout_ranks_in_the_first_five() {
     let pairs =
         [("model", "llama-3-70b"), ("convention", "megatron"), ("seq-len", "8192"), ("gpu", "h100-80gb"), ("cp", "2")];
     let b = base(&pairs);
-    let o = PlanOptions { global_batch: 128, ..PlanOptions::default() };
+    let b = tmath::Config { global_batch: 128, ..b };
+    let o = PlanOptions::default();
     let ls = layouts(&b, &o, 64);
     assert!(ls.iter().all(|l| l.recompute != Recompute::Selective));
     let published = |l: &&tmath::planner::Plan| {
@@ -245,7 +259,8 @@ fn the_published_405b_layout_ranks_first() {
         ("gpu", "h100-80gb"),
         ("cp", "2"),
     ]);
-    let o = PlanOptions { global_batch: 1008, ..PlanOptions::default() };
+    let b = tmath::Config { global_batch: 1008, ..b };
+    let o = PlanOptions::default();
     let ls = layouts(&b, &o, 2304);
     let first = &ls[0];
     assert_eq!(

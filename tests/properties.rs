@@ -66,7 +66,7 @@ prop_compose! {
             tokens,
             seq_len: Some(seq_len),
             micro_batch,
-            grad_accum,
+            grad_accum: Some(grad_accum),
             hidden: Some(hidden),
             layers: Some(layers),
             heads: Some(heads),

@@ -320,8 +320,14 @@ fn batch_and_communication() {
     assert_eq!(r.global_batch(), 4.0 * 8.0 * 16.0);
     assert_eq!(r.tokens_per_step(), 4.0 * 8.0 * 16.0 * 2048.0);
     assert_eq!(r.dp_comm().get(), 2.0 * 15.0 / 16.0 * 2.0 * GB);
-    let z3 = eval(&[("params", "1B"), ("gpus", "16"), ("zero", "3")]);
+    // ZeRO-3, one micro-batch: 1.5× an all-reduce (Rajbhandari et al. 2020, §7).
+    let z3 = eval(&[("params", "1B"), ("gpus", "16"), ("zero", "3"), ("grad-accum", "1")]);
     assert_eq!(z3.dp_comm().get(), 1.5 * 2.0 * 15.0 / 16.0 * 2.0 * GB);
+    // Its gathers repeat for every micro-batch: at the default global batch of 2,048 sequences
+    // on 16 ranks, m = 128 (issue 41: one global batch for the calculator and the planner).
+    let z3 = eval(&[("params", "1B"), ("gpus", "16"), ("zero", "3")]);
+    assert_eq!((z3.config.grad_accum, z3.global_batch()), (128, 2048.0));
+    assert_eq!(z3.dp_comm().get(), 128.0 * 1.5 * 2.0 * 15.0 / 16.0 * 2.0 * GB);
 }
 
 /// The lecture case (issue 6): Llama 2 70B, mixed, AdamW, s = 4096, b = 1,
@@ -672,7 +678,8 @@ fn planner_proposes_uneven_pipelines() {
     use tmath::planner::{layouts, pp_choices, PlanOptions};
     assert!(pp_choices(126).contains(&16));
     let b = tmath::Settings::from_pairs([("model", "llama-3-405b"), ("gpu", "h100-80gb")]).0.resolve().unwrap();
-    let o = PlanOptions { global_batch: 2048, ..PlanOptions::default() };
+    let o = PlanOptions::default();
+    assert_eq!(b.global_batch, 2048);
     let ls = layouts(&b, &o, 2048);
     let l = ls.iter().find(|l| l.tp == 8 && l.pp == 16 && l.fits).expect("t 8 × p 16 fits on 2,048 H100s");
     let r = tmath::evaluate(&l.config(&b));
@@ -758,7 +765,7 @@ fn hugging_face_configs() {
     assert_eq!(value(&m, "params").as_deref(), Some("8030261248"));
     assert_eq!(value(&m, "mlp").as_deref(), Some("swiglu"));
     assert_eq!(value(&m, "inference-dtype").as_deref(), Some("bf16"));
-    assert!(m.unused.contains(&"rope_theta".to_string()));
+    assert!(m.no_effect.contains(&"rope_theta".to_string()));
     // Meta-Llama-3-8B reads 8,192 positions (Llama 3.1's config says 131,072).
     assert_eq!(value(&m, "max-position-embeddings").as_deref(), Some("8192"));
     assert!(!m.unused.contains(&"hidden_size".to_string()));
@@ -786,6 +793,37 @@ fn hugging_face_configs() {
     assert_eq!(value(&m, "mlp").as_deref(), Some("gelu"));
     assert_close(value(&m, "params").unwrap().parse().unwrap(), 124_439_808.0, 0.01, "GPT-2");
     assert!(m.unused.contains(&"task_specific_params".to_string()));
+
+    // Issue 41: a multimodal config keeps the language model under text_config. Gemma 3 27B
+    // (google/gemma-3-27b-pt, config.json as published): 62 layers of h 5376, 32 heads of 128 over
+    // 16 KV heads, a gated GELU MLP of 21,504, the vocabulary its class's default 262,208. Gemma 3
+    // Technical Report (2025), Table 1: 1,416M embedding + 25,600M non-embedding parameters (the
+    // 417M vision encoder is not the language model's, and is named as not read).
+    let gemma3 = r#"{"architectures": ["Gemma3ForConditionalGeneration"], "boi_token_index": 255999,
+      "eoi_token_index": 256000, "eos_token_id": [1, 106], "image_token_index": 262144,
+      "initializer_range": 0.02, "mm_tokens_per_image": 256, "model_type": "gemma3",
+      "text_config": {"head_dim": 128, "hidden_size": 5376, "intermediate_size": 21504,
+        "model_type": "gemma3_text", "num_attention_heads": 32, "num_hidden_layers": 62,
+        "num_key_value_heads": 16, "query_pre_attn_scalar": 168,
+        "rope_scaling": {"factor": 8.0, "rope_type": "linear"}, "sliding_window": 1024},
+      "torch_dtype": "bfloat16", "transformers_version": "4.50.0.dev0",
+      "vision_config": {"hidden_size": 1152, "image_size": 896, "intermediate_size": 4304,
+        "model_type": "siglip_vision_model", "num_attention_heads": 16, "num_hidden_layers": 27,
+        "patch_size": 14, "vision_use_head": false}}"#;
+    let m = tmath::hf::read(gemma3).expect("text_config is read");
+    assert_eq!(value(&m, "layers").as_deref(), Some("62"));
+    assert_eq!(value(&m, "head-dim").as_deref(), Some("128"));
+    assert_eq!(value(&m, "mlp").as_deref(), Some("swiglu"), "Gemma's MLP is gated: three matrices");
+    assert_eq!(value(&m, "vocab").as_deref(), Some("262208"));
+    assert_eq!(value(&m, "inference-dtype").as_deref(), Some("bf16"), "torch_dtype from the top level");
+    assert_close(value(&m, "params").unwrap().parse().unwrap(), 1_416e6 + 25_600e6, 0.01, "Gemma 3 27B");
+    let field = |k: &str| m.pairs.iter().find(|(key, ..)| *key == k).map(|(_, _, f)| f.clone()).unwrap();
+    assert_eq!(field("hidden"), "text_config.hidden_size");
+    assert!(m.unused.contains(&"vision_config".to_string()), "{:?}", m.unused);
+    assert!(m.unused.contains(&"text_config.sliding_window".to_string()), "{:?}", m.unused);
+    assert!(m.no_effect.contains(&"text_config.rope_scaling".to_string()), "{:?}", m.no_effect);
+    // A config with neither a shape nor a language model inside is still refused.
+    assert_eq!(tmath::hf::read(r#"{"text_config": {"vocab_size": 5}}"#), Err(tmath::hf::HfError::NoShape));
 }
 
 /// The loss's logits (issue 24; SPEC "Measured fidelity"): "Llama 3 at

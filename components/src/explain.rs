@@ -15,7 +15,7 @@ pub fn Explain(
     let e = Memo::new(move |_| open.get().then(|| ctx.shown.with(|r| explain(r, item, ctx.units()))));
     let words = move |text: &str| {
         let lang = ctx.lang.get();
-        tmath::explain::render(text, |w| crate::i18n::formula_word(lang, w))
+        crate::i18n::formula_counts(lang, &tmath::explain::render(text, |w| crate::i18n::formula_word(lang, w)))
     };
     let formula = move || e.with(|e| e.as_ref().map(|e| words(&e.formula)));
     let substituted = move || e.with(|e| e.as_ref().map(|e| format!("= {}", words(&e.substituted))));

@@ -431,6 +431,88 @@ pub fn verdict(lang: Lang, fits: bool, amount: &str) -> String {
     }
 }
 
+/// What a pipeline's verdict assumed: the micro-batches per step (m decides
+/// how many the first stage holds at once), and where m came from.
+pub fn batch_assumed(lang: Lang, r: &tmath::Report) -> String {
+    let c = &r.config;
+    let (g, m, b, d) =
+        (grouped_sig(c.global_batch as f64), grouped_sig(c.grad_accum as f64), c.micro_batch, c.layout.dp);
+    let total = grouped_sig(r.global_batch());
+    match (lang, r.m_follows_global_batch()) {
+        (Lang::En, true) => format!(
+            "Assumed: a global batch of G\u{a0}=\u{a0}{g} sequences per step, so m\u{a0}=\u{a0}{m} micro-batches of b\u{a0}=\u{a0}{b} on d\u{a0}=\u{a0}{d}"
+        ),
+        (Lang::En, false) => format!(
+            "m\u{a0}=\u{a0}{m} micro-batches of b\u{a0}=\u{a0}{b} on d\u{a0}=\u{a0}{d} as given: a global batch of {total} sequences per step"
+        ),
+        (Lang::Ko, true) => format!(
+            "가정: 스텝당 전역 배치 G\u{a0}=\u{a0}{g}개 시퀀스, 따라서 d\u{a0}=\u{a0}{d}에서 b\u{a0}=\u{a0}{b}인 마이크로배치 m\u{a0}=\u{a0}{m}개"
+        ),
+        (Lang::Ko, false) => format!(
+            "입력한 대로 d\u{a0}=\u{a0}{d}에서 b\u{a0}=\u{a0}{b}인 마이크로배치 m\u{a0}=\u{a0}{m}개: 스텝당 전역 배치 {total}개 시퀀스"
+        ),
+    }
+}
+
+/// Under a preset's slide whose state was changed live: which preset, and the keys that differ.
+pub fn slide_changed(lang: Lang, preset: &str, keys: &str) -> String {
+    match lang {
+        Lang::En => format!("Changed live from “{preset}”: {keys}"),
+        Lang::Ko => format!("“{preset}”에서 바꾼 설정: {keys}"),
+    }
+}
+
+/// A formula's counts in the reader's units: in Korean each `70B`, `1.4T`,
+/// `300B`, `175M` (a number with the article's suffix, standing alone) becomes
+/// 700억, 1.4조, 3,000억, 1.75억; English keeps them.
+pub fn formula_counts(lang: Lang, text: &str) -> String {
+    if lang == Lang::En {
+        return text.to_string();
+    }
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < chars.len() {
+        let starts =
+            chars[i].is_ascii_digit() && (i == 0 || !(chars[i - 1].is_ascii_alphanumeric() || chars[i - 1] == '.'));
+        if starts {
+            let mut j = i;
+            while j < chars.len() && (chars[j].is_ascii_digit() || chars[j] == '.') {
+                j += 1;
+            }
+            let scale = match chars.get(j) {
+                Some('k') => 1e3,
+                Some('M') => 1e6,
+                Some('B') => 1e9,
+                Some('T') => 1e12,
+                _ => 0.0,
+            };
+            let alone = chars.get(j + 1).is_none_or(|c| !c.is_ascii_alphanumeric());
+            let number: String = chars[i..j].iter().collect();
+            if let (true, true, Some(x)) = (scale > 0.0, alone, tmath::decimal::parse(&number)) {
+                out.push_str(&count(lang, x * scale));
+                i = j + 1;
+                continue;
+            }
+            out.push_str(&number);
+            i = j;
+            continue;
+        }
+        out.push(chars[i]);
+        i += 1;
+    }
+    out
+}
+
+/// A count of sequences: "1 sequence", "2,048 sequences"; "시퀀스 2,048개".
+pub fn sequences(lang: Lang, n: f64) -> String {
+    match lang {
+        Lang::En if n == 1.0 => "1 sequence".into(),
+        Lang::En => format!("{} sequences", grouped_sig(n)),
+        Lang::Ko => format!("시퀀스 {}개", grouped_sig(n)),
+    }
+}
+
 /// Which shape a bare P took.
 pub fn derived_shape(lang: Lang, shape: &tmath::catalog::Shape) -> String {
     let a = shape.arch;
@@ -669,7 +751,6 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "bubble" => ("pipeline bubble (p−1)/(v·m+p−1)", "파이프라인 버블 (p−1)/(v·m+p−1)"),
         "of-the-step" => ("of the step", "(스텝 대비)"),
         "global-batch-label" => ("global batch", "전역 배치"),
-        "sequences" => ("sequences", "시퀀스"),
         "cpu-per-node" => ("CPU memory per node (offload)", "노드당 CPU 메모리 (오프로드)"),
         "hf-title" => ("Paste or drop a Hugging Face config.json", "Hugging Face config.json 붙여넣기 또는 끌어다 놓기"),
         "hf-placeholder" => ("{ \"hidden_size\": 4096, … } — read here, nothing is sent", "{ \"hidden_size\": 4096, … } — 이 브라우저 안에서만 읽습니다"),
@@ -679,7 +760,10 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         ),
         "megatron-placeholder" => ("--num-layers 32 --hidden-size 4096 … — read here, nothing is sent", "--num-layers 32 --hidden-size 4096 … — 이 브라우저 안에서만 읽습니다"),
         "hf-used" => ("Used", "반영한 항목"),
-        "hf-unused" => ("Not used (no effect on memory or compute here)", "반영하지 않은 항목 (여기서 계산에 쓰지 않음)"),
+        "attention-flops-term" => ("attention", "어텐션"),
+        "attention-flops-source" => ("(PaLM, Appendix B)", "(PaLM 부록 B)"),
+        "hf-unused" => ("Not read (what they change is not modelled here)", "읽지 않은 항목 (바꾸는 것이 있어도 여기서는 계산하지 않음)"),
+        "hf-no-effect" => ("No effect on memory, compute or time", "메모리·연산량·시간에 영향 없음"),
         "validation-title" => ("How close is this to reality?", "이 계산은 실제와 얼마나 가까운가"),
         "validation-intro" => (
             "Published runs with a public setup, and what this calculator gives for them. The bar predicts what nvidia-smi shows; without its grey overhead segment, what PyTorch allocates (max allocated); with fragmentation but not the fixed reserve, what PyTorch reserves. Each row's link opens its inputs.",
@@ -863,14 +947,14 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "preset-405b" => ("Llama 3 405B on 16,384 H100s (t·p·d = 8·16·128)", "H100 16,384장(t·p·d = 8·16·128)에 Llama 3 405B"),
         "preset-lesson-a100" => ("Lesson prices: 70B on 1,024 A100s at $2/h", "강의 가격: A100 1,024장에 700억 모델, 시간당 $2"),
         "preset-lesson-h100" => ("Lesson prices: 70B on 1,024 H100s at $3.50/h", "강의 가격: H100 1,024장에 700억 모델, 시간당 $3.50"),
+        "invalid-variant" => ("not a valid layout here", "여기서는 불가능한 구성"),
+        "deck-article" => ("The article's story as slides (its own presets)", "원문 흐름대로 보는 슬라이드 (미리 정한 예시)"),
+        "preset-inference-7b" => ("Serving 7B in fp16: 1.2 × the weights", "70억 모델을 fp16으로 서빙: 가중치의 1.2배"),
         "preset-chinchilla-70b" => ("Chinchilla: 70B on 1.4T tokens", "1.4조 토큰으로 학습한 700억 모델"),
         "preset-megatron-22b" => ("Megatron paper: 22B", "Megatron 논문: 22B"),
         "preset-megatron-175b" => ("Megatron paper: 175B", "Megatron 논문: 175B"),
         "preset-megatron-530b" => ("Megatron paper: 530B", "Megatron 논문: 530B"),
         "preset-megatron-1t" => ("Megatron paper: 1T", "Megatron 논문: 1T"),
-        "variant-8-gpus-full" => ("8 GPUs, full recomputation", "GPU 8장, 전체 재계산"),
-        "variant-16-gpus-selective" => ("16 GPUs, selective", "GPU 16장, 선택적 재계산"),
-        "variant-16-gpus-full" => ("16 GPUs, full recomputation", "GPU 16장, 전체 재계산"),
         "zero-everything" => (
             "Activations, ZeRO-3 live parameters and overhead as well",
             "활성값, ZeRO-3 라이브 파라미터, 오버헤드도 표시",
@@ -1285,15 +1369,22 @@ mod tests {
     }
 
     #[test]
-    fn every_preset_and_variant_has_a_label() {
+    fn every_preset_has_a_label() {
         for p in tmath::presets::PRESETS {
             for lang in [Lang::Ko, Lang::En] {
                 assert_ne!(tr(lang, &format!("preset-{}", p.name)), "?", "{}", p.name);
-                for v in p.variants {
-                    assert_ne!(tr(lang, v.label), "?", "{}", v.label);
-                }
             }
         }
+    }
+
+    /// Issue 41: Korean formula popups wrote 70B, 1.4T and 300B.
+    #[test]
+    fn formula_counts_in_korean_units() {
+        assert_eq!(formula_counts(Lang::Ko, "6 · 70B · 1.4T = 5.88e23 FLOPs"), "6 · 700억 · 1.4조 = 5.88e23 FLOPs");
+        assert_eq!(formula_counts(Lang::Ko, "20 · 300B = 6T"), "20 · 3,000억 = 6조");
+        // Model names, exponents and words are left alone.
+        assert_eq!(formula_counts(Lang::Ko, "A100 fp8 1e22 B·s 4096·1"), "A100 fp8 1e22 B·s 4096·1");
+        assert_eq!(formula_counts(Lang::En, "6 · 70B"), "6 · 70B");
     }
 
     /// A particle follows the sound its word ends on, as a Korean reader says it.

@@ -17,7 +17,15 @@ pub static PAGE: &[Section] = &[
     // Right after the model: on a phone the GPU count and the ZeRO stage are near the top.
     Section {
         legend: "section-parallel",
-        rows: &[&[K::Gpus], &[K::Zero], &[K::Tp, K::Pp], &[K::Cp, K::Ep], &[K::Etp], &[K::Dp], &[K::GradAccum]],
+        rows: &[
+            &[K::Gpus],
+            &[K::Zero],
+            &[K::Tp, K::Pp],
+            &[K::Cp, K::Ep],
+            &[K::Etp],
+            &[K::Dp],
+            &[K::GlobalBatch, K::GradAccum],
+        ],
     },
     Section { legend: "section-data", rows: &[&[K::Tokens]] },
     Section {
@@ -84,7 +92,7 @@ pub static PAGE: &[Section] = &[
 ];
 
 /// The planner's assumptions, under its table.
-pub static PLANNER_OPTIONS: &[K] = &[K::GlobalBatch, K::MaxGpus, K::IntraNodeGbs, K::InterNodeGbs, K::TpCrossNode];
+pub static PLANNER_OPTIONS: &[K] = &[K::MaxGpus, K::IntraNodeGbs, K::InterNodeGbs, K::TpCrossNode];
 
 /// A view's figure: its controls (at most six, the first four also on a slide)
 /// and its height in CSS pixels: the chart takes what the rest leaves, so the

@@ -89,8 +89,11 @@ fn parse_args(args: &[String], targets: &[Target]) -> Result<(Vec<(String, Strin
             for (k, v, _) in m.pairs {
                 pairs.push((k.to_string(), v));
             }
+            if !m.no_effect.is_empty() {
+                eprintln!("megatron-args: no effect on memory, compute or time: {}", m.no_effect.join(" "));
+            }
             if !m.unused.is_empty() {
-                eprintln!("megatron-args: not used: {}", m.unused.join(" "));
+                eprintln!("megatron-args: not read (what they change is not modelled): {}", m.unused.join(" "));
             }
             continue;
         }
@@ -213,6 +216,18 @@ fn receipt(r: &Report) -> String {
         format!("DOES NOT FIT: {} GB over", format_sig(-r.headroom().get() / 1e9))
     };
     s += &format!("  → {verdict}\n");
+    if l.pp > 1 {
+        // What the pipeline's memory assumed: the micro-batches per step decide how many are in flight.
+        let why = if r.m_follows_global_batch() {
+            format!("from the global batch G = {} sequences", c.global_batch)
+        } else {
+            format!("given: global batch b·m·d = {} sequences", format_count(r.global_batch()))
+        };
+        s += &format!(
+            "    m = {} micro-batches of b = {} on d = {} per step ({why})\n",
+            c.grad_accum, c.micro_batch, l.dp
+        );
+    }
     if r.cpu_per_node.get() > 0.0 {
         s += &format!(
             "  CPU memory per node        {}   of {} GB: {}\n",
@@ -311,10 +326,7 @@ fn plan(args: &[String]) -> Result<String, String> {
         ),
         None => format!("no layout fits on up to {} GPUs\n", options.max_gpus),
     };
-    s += &format!(
-        "layouts on {} GPUs, fastest first (global batch ≥ {} sequences):\n",
-        report.gpus, options.global_batch
-    );
+    s += &format!("layouts on {} GPUs, fastest first (global batch {} sequences):\n", report.gpus, config.global_batch);
     s += "   tp   pp     dp  zero  recompute  sp     b     m   GB/GPU   s/step  fits\n";
     for l in &report.layouts {
         s += &format!(

@@ -1,7 +1,8 @@
 //! A Hugging Face `config.json`, read offline into the calculator's shape
 //! keys: each known field mapped to its key, the rest named as not used.
-//! The parser reads JSON's full grammar but keeps only the top-level fields;
-//! nested objects (`rope_scaling`, `quantization_config`) are named, not read.
+//! The parser reads JSON's full grammar and keeps objects' fields; arrays are
+//! named, not read. A multimodal model (Gemma 3, Llama 4, the vision-language
+//! models) keeps its language model's shape under `text_config`: read from there.
 
 use crate::config::Mlp;
 use crate::settings::Settings;
@@ -13,7 +14,9 @@ enum Json {
     Bool(bool),
     Num(f64),
     Str(String),
-    /// Arrays and objects: kept only as "present".
+    /// An object's fields, in order.
+    Object(Vec<(String, Json)>),
+    /// Arrays: kept only as "present".
     Nested,
 }
 
@@ -110,7 +113,7 @@ impl Reader<'_> {
     fn value(&mut self) -> Result<Json, HfError> {
         self.ws();
         match self.s.get(self.i) {
-            Some(b'{') => self.object().map(|_| Json::Nested),
+            Some(b'{') => self.object().map(Json::Object),
             Some(b'[') => {
                 self.depth += 1;
                 if self.depth > 64 {
@@ -218,15 +221,43 @@ const FIELDS: &[(&str, &[&str])] = &[
 ];
 
 /// Fields read to decide something, not a key of their own.
-const READ: &[&str] = &["hidden_act", "activation_function", "model_type", "torch_dtype", "architectures"];
+const READ: &[&str] =
+    &["hidden_act", "hidden_activation", "activation_function", "model_type", "torch_dtype", "architectures"];
+
+/// Fields without effect on memory, compute or time: token ids, initialisation,
+/// norms' epsilon, positions' frequencies, dropout, the library's bookkeeping
+/// (separated by spaces).
+const NO_EFFECT: &str = "\
+    bos_token_id eos_token_id pad_token_id sep_token_id decoder_start_token_id initializer_range \
+    initializer_factor rms_norm_eps layer_norm_eps layer_norm_epsilon norm_eps rope_theta \
+    rope_local_base_freq rope_scaling use_cache transformers_version _name_or_path attention_dropout \
+    hidden_dropout embd_pdrop resid_pdrop attn_pdrop summary_first_dropout tokenizer_class \
+    output_router_logits router_aux_loss_coef router_z_loss_coef router_jitter_noise pretraining_tp \
+    id2label label2id final_logit_softcapping attn_logit_softcapping query_pre_attn_scalar \
+    boi_token_index eoi_token_index image_token_index image_token_id video_token_id";
+
+/// Fields a config may leave to its class's default, by `model_type`
+/// (transformers' configuration classes): Gemma 3's `text_config` gives no
+/// vocabulary, `Gemma3TextConfig`'s is 262,208 (configuration_gemma3.py).
+const CLASS_DEFAULTS: &[(&str, &str, &str)] = &[("gemma3_text", "vocab", "262208")];
+
+/// Where a multimodal config keeps its language model.
+const NESTED: &[&str] = &["text_config", "llm_config", "language_config"];
+
+/// Whether fields hold a shape (layers or the hidden size under one of their names).
+fn has_shape(fields: &[(String, Json)]) -> bool {
+    FIELDS[..2].iter().flat_map(|(_, names)| names.iter()).any(|n| fields.iter().any(|(k, _)| k == n))
+}
 
 /// What a config gave.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Mapped {
     /// Key, value, and the field it came from ("" when derived), in the table's order.
     pub pairs: Vec<(&'static str, String, String)>,
-    /// The fields that were not used.
+    /// The fields that were not read: what they change, if anything, is not modelled.
     pub unused: Vec<String>,
+    /// The fields read as without effect on memory, compute or time (token ids, the learning rate, logging).
+    pub no_effect: Vec<String>,
 }
 
 /// P from the keys' shape, the calculator's exact count and its active part,
@@ -248,8 +279,35 @@ pub(crate) fn add_counts(pairs: &mut Vec<(&'static str, String, String)>) {
 /// weights' dtype for serving, and P counted exactly from the shape (its
 /// active part for a mixture of experts), so the calculator sizes this model.
 pub fn read(text: &str) -> Result<Mapped, HfError> {
-    let fields = fields(text)?;
-    let get = |name: &str| fields.iter().find(|(k, _)| k == name).map(|(_, v)| v);
+    let top = fields(text)?;
+    // A shape at the top level is the model's; else a nested language model's, with the
+    // top level's other fields (torch_dtype, tie_word_embeddings) where it does not say.
+    let nested = (!has_shape(&top))
+        .then(|| {
+            top.iter().find_map(|(k, v)| match v {
+                Json::Object(inner) if NESTED.contains(&k.as_str()) && has_shape(inner) => {
+                    Some((k.clone(), inner.clone()))
+                }
+                _ => None,
+            })
+        })
+        .flatten();
+    let fields: Vec<(String, Json)> = match &nested {
+        Some((name, inner)) => inner
+            .iter()
+            .map(|(k, v)| (format!("{name}.{k}"), v.clone()))
+            .chain(top.iter().filter(|(k, _)| k != name && !inner.iter().any(|(i, _)| i == k)).cloned())
+            .collect(),
+        None => top,
+    };
+    // A field by its name, nested or not.
+    let bare = |k: &str| -> String {
+        match &nested {
+            Some((name, _)) => k.strip_prefix(name.as_str()).and_then(|r| r.strip_prefix('.')).unwrap_or(k).to_string(),
+            None => k.to_string(),
+        }
+    };
+    let get = |name: &str| fields.iter().find(|(k, _)| bare(k) == name).map(|(_, v)| v);
     let mut pairs: Vec<(&'static str, String, String)> = Vec::new();
     let mut used: Vec<&str> = READ.to_vec();
     for (key, names) in FIELDS {
@@ -260,7 +318,8 @@ pub fn read(text: &str) -> Result<Mapped, HfError> {
                 _ => continue,
             };
             used.push(name);
-            pairs.push((key, value, name.to_string()));
+            let field = fields.iter().find(|(k, _)| bare(k) == *name).map_or(name.to_string(), |(k, _)| k.clone());
+            pairs.push((key, value, field));
         }
     }
     if !pairs.iter().any(|(k, ..)| *k == "layers" || *k == "hidden") {
@@ -270,9 +329,17 @@ pub fn read(text: &str) -> Result<Mapped, HfError> {
         Some(Json::Str(s)) => s.to_ascii_lowercase(),
         _ => String::new(),
     };
-    // Gated SiLU (Llama, Mistral, Qwen, DeepSeek): three matrices. GELU MLPs: two.
-    let act = [text_of("hidden_act"), text_of("activation_function")].concat();
-    let mlp = if act.contains("silu") || act.contains("swiglu") { Mlp::Swiglu } else { Mlp::Gelu };
+    for &(model_type, key, value) in CLASS_DEFAULTS {
+        if text_of("model_type") == model_type && !pairs.iter().any(|(k, ..)| *k == key) {
+            pairs.push((key, value.into(), String::new()));
+        }
+    }
+    // Gated SiLU (Llama, Mistral, Qwen, DeepSeek): three matrices. Gemma's MLP is gated too, with
+    // GELU (transformers' GemmaMLP: gate_proj, up_proj, down_proj): three matrices, counted so.
+    // Ungated GELU MLPs (GPT-2, GPT-NeoX, OPT, Falcon): two.
+    let act = [text_of("hidden_act"), text_of("hidden_activation"), text_of("activation_function")].concat();
+    let gated = act.contains("silu") || act.contains("swiglu") || text_of("model_type").starts_with("gemma");
+    let mlp = if gated { Mlp::Swiglu } else { Mlp::Gelu };
     pairs.push(("mlp", mlp.as_str().into(), String::new()));
     // GPT-2's n_inner: null means 4h; Hugging Face's default ties the embeddings.
     if !pairs.iter().any(|(k, ..)| *k == "tie-embeddings") {
@@ -295,8 +362,13 @@ pub fn read(text: &str) -> Result<Mapped, HfError> {
         pairs.push(("inference-dtype", d.into(), "torch_dtype".into()));
     }
     add_counts(&mut pairs);
-    let unused = fields.iter().map(|(k, _)| k).filter(|k| !used.contains(&k.as_str())).cloned().collect();
-    Ok(Mapped { pairs, unused })
+    let (no_effect, unused) = fields
+        .iter()
+        .map(|(k, _)| k)
+        .filter(|k| !used.contains(&bare(k).as_str()))
+        .cloned()
+        .partition(|k| NO_EFFECT.split_whitespace().any(|f| f == bare(k)));
+    Ok(Mapped { pairs, unused, no_effect })
 }
 
 #[cfg(test)]

@@ -321,8 +321,12 @@ key_table! {
         access: Access::Calc { get: |s| int(s.micro_batch), shown: None, set: |s, v| s.micro_batch = v.whole() },
     },
     GradAccum => Key {
-        name: "grad-accum", aliases: &[], kind: whole(1, 10_000_000), help: help!("micro-batches per step per pipeline m"),
-        access: Access::Calc { get: |s| int(s.grad_accum), shown: None, set: |s, v| s.grad_accum = v.whole() },
+        name: "grad-accum", aliases: &[], kind: whole(1, 10_000_000), help: help!("micro-batches per step per pipeline m (default ⌈G/(b·d)⌉ from global-batch)"),
+        access: Access::Calc {
+            get: |s| s.grad_accum.and_then(int),
+            shown: Some(|s| Value::Num(s.resolved_grad_accum() as f64)),
+            set: |s, v| s.grad_accum = Some(v.whole()),
+        },
     },
     Hidden => Key {
         name: "hidden", aliases: &[], kind: whole(1, 10_000_000), help: help!("hidden size h"),
@@ -847,8 +851,8 @@ key_table! {
     },
     GlobalBatch => Key {
         name: "global-batch", aliases: &[], kind: whole(1, 10_000_000),
-        help: help!("sequences per step G (default 2048); m = ⌈G/(b·d)⌉"),
-        access: Access::Plan { get: |o| int(o.global_batch), set: |o, v| o.global_batch = v.whole() },
+        help: help!("sequences per step G (default 2048), the calculator's and the planner's; m = ⌈G/(b·d)⌉ unless grad-accum is given"),
+        access: Access::Calc { get: |s| int(s.global_batch), shown: None, set: |s, v| s.global_batch = v.whole() },
     },
     IntraNodeGbs => Key {
         name: "intra-node-gbs", aliases: &[], kind: real(1e-3, 1e6),

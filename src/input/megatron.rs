@@ -2,8 +2,11 @@
 //! script's flags (`--num-layers 32 \`, `--num-layers=32`) or a test's
 //! `model_config.yaml` (`  --num-layers: 32` under `MODEL_ARGS:`). Each flag
 //! it knows becomes its key, with Megatron-LM's own defaults where a flag is
-//! absent (`megatron/training/arguments.py`); every other flag is named as
-//! not used, as the `config.json` reader does.
+//! absent (`megatron/training/arguments.py`). The cluster comes from the
+//! launcher (`torchrun`'s `--nproc_per_node` × `--nnodes`, Slurm's `srun` and
+//! `#SBATCH` counts, `mpirun -np`), with the script's shell variables
+//! expanded. Every other flag is named: as without effect on memory, compute
+//! and time (the learning rate, data, logging, checkpoints), or as not read.
 
 use crate::hf::Mapped;
 use crate::keys::K;
@@ -31,7 +34,7 @@ impl std::fmt::Display for ArgsError {
 /// continuations are dropped, quotes and YAML's escaping backslashes taken off.
 fn flags(text: &str) -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = Vec::new();
-    for line in text.lines() {
+    for line in expanded(text).lines() {
         let line = match line.find(" #").or_else(|| line.trim_start().starts_with('#').then_some(0)) {
             Some(at) => &line[..at],
             None => line,
@@ -64,6 +67,202 @@ fn flags(text: &str) -> Vec<(String, String)> {
         }
     }
     out
+}
+
+/// The value of a shell variable reference's name in `vars` (the last assignment wins).
+fn lookup<'a>(vars: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    vars.iter().rev().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
+}
+
+/// A whole-number shell arithmetic expression: + − × ÷ and parentheses over
+/// numbers and variable names (`$((GPUS_PER_NODE * NNODES))`). `None` if it
+/// does not read or a name has no whole value.
+fn arithmetic(expr: &str, vars: &[(String, String)]) -> Option<u64> {
+    fn sum(t: &[String], i: &mut usize, vars: &[(String, String)]) -> Option<u64> {
+        let mut x = product(t, i, vars)?;
+        while let Some(op) = t.get(*i).filter(|o| *o == "+" || *o == "-").cloned() {
+            *i += 1;
+            let y = product(t, i, vars)?;
+            x = if op == "+" { x.checked_add(y)? } else { x.checked_sub(y)? };
+        }
+        Some(x)
+    }
+    fn product(t: &[String], i: &mut usize, vars: &[(String, String)]) -> Option<u64> {
+        let mut x = atom(t, i, vars)?;
+        while let Some(op) = t.get(*i).filter(|o| *o == "*" || *o == "/").cloned() {
+            *i += 1;
+            let y = atom(t, i, vars)?;
+            x = if op == "*" { x.checked_mul(y)? } else { x.checked_div(y)? };
+        }
+        Some(x)
+    }
+    fn atom(t: &[String], i: &mut usize, vars: &[(String, String)]) -> Option<u64> {
+        let word = t.get(*i)?.clone();
+        *i += 1;
+        if word == "(" {
+            let x = sum(t, i, vars)?;
+            (t.get(*i)? == ")").then_some(())?;
+            *i += 1;
+            return Some(x);
+        }
+        let name = word.trim_start_matches('$');
+        name.parse().ok().or_else(|| lookup(vars, name)?.trim().parse().ok())
+    }
+    let mut tokens: Vec<String> = Vec::new();
+    for c in expr.chars() {
+        match c {
+            '+' | '-' | '*' | '/' | '(' | ')' => tokens.push(c.to_string()),
+            c if c.is_whitespace() => tokens.push(String::new()),
+            c => match tokens.last_mut() {
+                Some(last) if !last.is_empty() && !"+-*/()".contains(last.as_str()) => last.push(c),
+                _ => tokens.push(c.to_string()),
+            },
+        }
+    }
+    tokens.retain(|t| !t.is_empty());
+    let mut i = 0;
+    let x = sum(&tokens, &mut i, vars)?;
+    (i == tokens.len()).then_some(x)
+}
+
+/// One line with `$NAME`, `${NAME}`, `${NAME:-default}` and `$(( … ))` of the
+/// variables so far put in; a reference to an unknown name stays as written.
+fn expand_line(line: &str, vars: &[(String, String)]) -> String {
+    let mut out = String::new();
+    let mut rest = line;
+    while let Some(at) = rest.find('$') {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 1..];
+        let (value, used) = if let Some(inner) = after.strip_prefix("((") {
+            match inner.find("))") {
+                Some(end) => (arithmetic(&inner[..end], vars).map(|x| x.to_string()), end + 4),
+                None => (None, 0),
+            }
+        } else if let Some(inner) = after.strip_prefix('{') {
+            match inner.find('}') {
+                Some(end) => {
+                    let body = &inner[..end];
+                    let (name, default) = body.split_once(":-").map_or((body, None), |(n, d)| (n, Some(d)));
+                    (lookup(vars, name).or(default).map(str::to_string), end + 2)
+                }
+                None => (None, 0),
+            }
+        } else {
+            let len = after.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(after.len());
+            (lookup(vars, &after[..len]).map(str::to_string), len)
+        };
+        match value {
+            Some(v) if used > 0 => {
+                out.push_str(&v);
+                rest = &after[used..];
+            }
+            _ => {
+                out.push('$');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The text with its shell variables expanded, line by line: each
+/// `NAME=value` (or `export NAME=value`) defines NAME for the lines after it,
+/// and Slurm's `#SBATCH --nodes`, `--ntasks-per-node` and `--gpus-per-node`
+/// define what Slurm sets for the job (`SLURM_NNODES`, `SLURM_JOB_NUM_NODES`,
+/// `SLURM_NTASKS_PER_NODE`, `SLURM_GPUS_ON_NODE`).
+fn expanded(text: &str) -> String {
+    let mut vars: Vec<(String, String)> = Vec::new();
+    let mut out = String::with_capacity(text.len());
+    for line in text.lines() {
+        let line = expand_line(line, &vars);
+        let trimmed = line.trim_start();
+        if let Some(sbatch) = trimmed.strip_prefix("#SBATCH") {
+            for (name, value) in short_and_long(sbatch) {
+                let slurm: &[&str] = match name.as_str() {
+                    "N" | "nodes" => &["SLURM_NNODES", "SLURM_JOB_NUM_NODES"],
+                    "ntasks-per-node" => &["SLURM_NTASKS_PER_NODE"],
+                    "gpus-per-node" => &["SLURM_GPUS_ON_NODE"],
+                    _ => &[],
+                };
+                vars.extend(slurm.iter().map(|n| (n.to_string(), value.clone())));
+            }
+        }
+        let assignment = trimmed.strip_prefix("export ").unwrap_or(trimmed);
+        if let Some((name, value)) = assignment.split_once('=') {
+            let value = value.split_whitespace().next().unwrap_or("");
+            if !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+                vars.push((name.to_string(), value.trim_matches(|c| c == '"' || c == '\'').to_string()));
+            }
+        }
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
+}
+
+/// A command's options, short and long: `-N 8`, `-np 64`, `--nodes=8`, `--ntasks-per-node 8`.
+fn short_and_long(words: &str) -> Vec<(String, String)> {
+    let words: Vec<&str> = words.split_whitespace().filter(|w| *w != "\\").collect();
+    let mut out = Vec::new();
+    for (i, w) in words.iter().enumerate() {
+        let Some(name) = w.strip_prefix("--").or_else(|| w.strip_prefix('-')) else { continue };
+        match name.split_once('=') {
+            Some((n, v)) => out.push((n.to_string(), v.to_string())),
+            None => {
+                let v = words.get(i + 1).filter(|v| !v.starts_with('-')).map_or("", |v| v);
+                out.push((name.to_string(), v.to_string()));
+            }
+        }
+    }
+    out
+}
+
+/// The GPUs a launch runs on and what said so: `torchrun`'s (or
+/// `torch.distributed`'s) `--nproc_per_node` × `--nnodes` (the largest of an
+/// elastic `MIN:MAX`), Slurm's tasks (`srun`/`#SBATCH` `--ntasks`, or
+/// `--nodes` × `--ntasks-per-node` or `--gpus-per-node`), `mpirun`'s or
+/// `mpiexec`'s `-np`/`-n`, else a `WORLD_SIZE` variable.
+fn world_size(text: &str) -> Option<(u64, &'static str)> {
+    let text = expanded(text);
+    let count = |v: &str| v.rsplit(':').next().and_then(|x| x.trim().parse::<u64>().ok()).filter(|&x| x > 0);
+    let mut torchrun: (Option<u64>, Option<u64>) = (None, None);
+    let (mut nodes, mut per_node, mut tasks, mut np): (Option<u64>, Option<u64>, Option<u64>, Option<u64>) =
+        (None, None, None, None);
+    let mut world_var = None;
+    for line in text.lines() {
+        let line = line.trim_start();
+        let sbatch = line.starts_with("#SBATCH");
+        if line.starts_with('#') && !sbatch {
+            continue;
+        }
+        let first = line.split_whitespace().next().unwrap_or("");
+        let slurm = sbatch || first == "srun" || first == "salloc";
+        let mpi = first == "mpirun" || first == "mpiexec";
+        for (name, value) in short_and_long(line) {
+            match (name.as_str(), slurm, mpi) {
+                ("nproc_per_node" | "nproc-per-node", ..) => torchrun.0 = count(&value).or(torchrun.0),
+                ("nnodes", ..) => torchrun.1 = count(&value).or(torchrun.1),
+                ("N" | "nodes", true, _) => nodes = count(&value).or(nodes),
+                ("ntasks-per-node" | "gpus-per-node", true, _) => per_node = count(&value).or(per_node),
+                ("n" | "ntasks", true, _) => tasks = count(&value).or(tasks),
+                ("np" | "n", _, true) => np = count(&value).or(np),
+                _ => {}
+            }
+        }
+        let assignment = line.strip_prefix("export ").unwrap_or(line);
+        if let Some(v) = assignment.strip_prefix("WORLD_SIZE=") {
+            world_var = count(v.split_whitespace().next().unwrap_or(""));
+        }
+    }
+    match (torchrun, tasks, nodes.zip(per_node), np, world_var) {
+        ((Some(g), n), ..) => Some((g * n.unwrap_or(1), "--nproc_per_node")),
+        (_, Some(t), ..) => Some((t, "--ntasks")),
+        (_, _, Some((n, g)), ..) => Some((n * g, "--nodes")),
+        (.., Some(n), _) => Some((n, "-np")),
+        (.., Some(w)) => Some((w, "WORLD_SIZE")),
+        _ => None,
+    }
 }
 
 /// Flags mapped one to one: Megatron-LM's name, the calculator's key.
@@ -138,7 +337,36 @@ const READ: &[&str] = &[
     "nproc_per_node",
     "nproc-per-node",
     "nnodes",
+    "sgd-momentum",
 ];
+
+/// Flags without effect on memory, compute or time here: the learning rate
+/// and its schedule, the optimizer's coefficients, initialisation, data and
+/// tokenizer, logging, evaluation, checkpoints, seeds and the launcher's
+/// rendezvous, separated by spaces. Named as such; a flag in neither list is named as not read.
+const NO_EFFECT: &str = "\
+    lr min-lr lr-decay-style lr-decay-iters lr-decay-samples lr-warmup-iters lr-warmup-fraction \
+    lr-warmup-samples lr-warmup-init lr-wsd-decay-style lr-wsd-decay-iters lr-wsd-decay-samples \
+    weight-decay start-weight-decay end-weight-decay weight-decay-incr-style clip-grad adam-beta1 \
+    adam-beta2 adam-eps init-method-std seed save load save-interval eval-interval eval-iters \
+    log-interval tensorboard-dir data-path split tokenizer-type tokenizer-model vocab-file \
+    merge-file data-cache-path mock-data distributed-backend distributed-timeout-minutes \
+    timing-log-level timing-log-option exit-interval exit-duration-in-mins no-load-optim no-load-rng \
+    ckpt-format auto-detect-ckpt-format dist-ckpt-strictness use-checkpoint-args use-mcore-models \
+    num-workers deterministic-mode manual-gc manual-gc-interval node_rank node-rank master_addr \
+    master-addr master_port master-port rdzv_backend rdzv-backend rdzv_endpoint rdzv-endpoint \
+    rdzv_id rdzv-id wandb-project wandb-exp-name wandb-save-dir ckpt-assume-constant-structure \
+    ckpt-fully-parallel-save ckpt-fully-parallel-load async-save no-save-optim no-save-rng finetune \
+    pretrained-checkpoint save-retain-interval non-persistent-save-interval non-persistent-ckpt-type \
+    eod-mask-loss reset-position-ids reset-attention-mask data-args-path train-data-path \
+    valid-data-path test-data-path dataloader-type no-mmap-bin-files object-storage-cache-path \
+    tokenizer-prompt-format test-mode check-weight-hash-across-dp-replicas-interval rerun-mode";
+
+/// Logging flags (`--log-…`, `--tensorboard-…`, `--wandb-…`) have no effect either.
+fn no_effect(flag: &str) -> bool {
+    NO_EFFECT.split_whitespace().any(|f| f == flag)
+        || ["log-", "tensorboard-", "wandb-"].iter().any(|p| flag.starts_with(p))
+}
 
 /// A whole number, as a flag writes it.
 fn whole(v: &str) -> Option<u64> {
@@ -252,12 +480,20 @@ pub fn read(text: &str) -> Result<Mapped, ArgsError> {
             used.push("kv-channels");
         }
     }
-    match get("recompute-granularity") {
+    // --recompute-activations is selective recomputation (arguments.py sets the granularity so).
+    let granularity = get("recompute-granularity").or(on("recompute-activations").then_some("selective"));
+    if on("recompute-activations") {
+        used.push("recompute-activations");
+    }
+    match granularity {
         Some("full") => {
             push(p, K::Recompute, "full", "--recompute-granularity");
             if let (Some("uniform"), Some(k)) = (get("recompute-method"), num("recompute-num-layers")) {
                 push(p, K::RecomputeEvery, k, "--recompute-num-layers");
             }
+        }
+        Some("selective") if get("recompute-granularity").is_none() => {
+            push(p, K::Recompute, "selective", "--recompute-activations")
         }
         Some("selective") => push(p, K::Recompute, "selective", "--recompute-granularity"),
         _ => {}
@@ -280,15 +516,50 @@ pub fn read(text: &str) -> Result<Mapped, ArgsError> {
     let local = get("transformer-impl") == Some("local") && !on("use-flash-attn");
     let unfused = get("attention-backend") == Some("unfused");
     push(p, K::Attention, if local || unfused { "standard" } else { "flash" }, "");
-    // A torchrun line gives the GPU count: then the micro-batches per step.
-    let world = num("nproc_per_node").or(num("nproc-per-node")).map(|g| g * num("nnodes").unwrap_or(1));
-    if let (Some(n), Some(g), Some(b)) = (world, num("global-batch-size"), num("micro-batch-size")) {
-        push(p, K::Gpus, n, "--nproc_per_node");
-        let d = n / (tp * pp * cp).max(1);
-        if d > 0 && b > 0 && g % (b * d) == 0 {
-            push(p, K::GradAccum, g / (b * d), "--global-batch-size");
+    // The launcher's GPU count; the step's sequences (arguments.py: G = b·d unless given, so m = 1).
+    let world = world_size(text);
+    if let Some((n, from)) = world {
+        push(p, K::Gpus, n, from);
+    }
+    let global = num("global-batch-size");
+    match global {
+        Some(g) => {
+            push(p, K::GlobalBatch, g, "--global-batch-size");
             used.push("global-batch-size");
         }
+        None => push(p, K::GradAccum, 1, ""),
+    }
+    // Tokens: iterations × G × s, or samples × s (--train-samples).
+    let s_len = num("seq-length");
+    let tokens = match (num("train-iters"), num("train-samples"), s_len) {
+        (Some(i), _, Some(s)) => {
+            let g = global.or(world.map(|(n, _)| n / (tp * pp * cp).max(1) * num("micro-batch-size").unwrap_or(1)));
+            g.map(|g| (i as f64 * g as f64 * s as f64, "--train-iters"))
+        }
+        (None, Some(n), Some(s)) => Some((n as f64 * s as f64, "--train-samples")),
+        _ => None,
+    };
+    if let Some((t, from)) = tokens {
+        push(p, K::Tokens, t, from);
+        used.push(&from[2..]);
+    }
+    // Megatron-LM's optimizers: adam (AdamW: decoupled weight decay) and sgd with momentum 0.9 unless given.
+    match get("optimizer") {
+        Some("adam") => push(p, K::Optimizer, "adamw", "--optimizer"),
+        Some("sgd") if get("sgd-momentum").and_then(crate::decimal::parse) == Some(0.0) => {
+            push(p, K::Optimizer, "sgd", "--optimizer")
+        }
+        Some("sgd") => push(p, K::Optimizer, "sgd-momentum", "--optimizer"),
+        _ => {}
+    }
+    if get("optimizer").is_some_and(|o| o == "adam" || o == "sgd") {
+        used.push("optimizer");
+    }
+    // The distributed optimizer's states on the CPU, whole (a fraction below 1 is not modelled: named).
+    let fraction = get("optimizer-offload-fraction").and_then(crate::decimal::parse).unwrap_or(1.0);
+    if on("optimizer-cpu-offload") && fraction >= 1.0 {
+        push(p, K::Offload, "optimizer", "--optimizer-cpu-offload");
+        used.extend(["optimizer-cpu-offload", "optimizer-offload-fraction"]);
     }
     // Without the GPU count, the fewest GPUs whose ranks hold the expert groups (a later N overrides it):
     // they take etp·ep of each stage's t·d·cp ranks (etp is t unless given).
@@ -299,11 +570,12 @@ pub fn read(text: &str) -> Result<Mapped, ArgsError> {
         push(p, K::Gpus, tp * pp * cp * d, "--expert-model-parallel-size");
     }
     crate::hf::add_counts(&mut pairs);
-    let mut unused: Vec<String> = Vec::new();
+    let (mut unused, mut without_effect): (Vec<String>, Vec<String>) = (Vec::new(), Vec::new());
     for (name, _) in &flags {
-        if !used.contains(&name.as_str()) && !unused.iter().any(|u| u == &format!("--{name}")) {
-            unused.push(format!("--{name}"));
+        let list = if no_effect(name) { &mut without_effect } else { &mut unused };
+        if !used.contains(&name.as_str()) && !list.iter().any(|u| u == &format!("--{name}")) {
+            list.push(format!("--{name}"));
         }
     }
-    Ok(Mapped { pairs, unused })
+    Ok(Mapped { pairs, unused, no_effect: without_effect })
 }

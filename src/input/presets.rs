@@ -4,11 +4,11 @@
 
 use crate::page::View;
 
-/// One bar of a comparison slide: a label (a translation key) and the keys
-/// that differ from the preset's own state.
+/// One bar of a comparison slide: the keys that differ from the preset's own
+/// state (its label is written from the bar's own resolved state, so a live
+/// change never leaves a label that no longer holds).
 #[derive(Debug, PartialEq)]
 pub struct Variant {
-    pub label: &'static str,
     pub query: &'static str,
 }
 
@@ -47,11 +47,7 @@ pub static PRESETS: &[Preset] = &[
         view: View::Memory,
         // 8 GPUs: the 140 GB of states alone do not fit, whatever the recomputation;
         // 16: the states fit, and full recomputation makes room for the activations.
-        variants: &[
-            Variant { label: "variant-8-gpus-full", query: "dp=8" },
-            Variant { label: "variant-16-gpus-selective", query: "recompute=selective" },
-            Variant { label: "variant-16-gpus-full", query: "" },
-        ],
+        variants: &[Variant { query: "dp=8" }, Variant { query: "recompute=selective" }, Variant { query: "" }],
     },
     Preset { name: "70b-8", query: "model=llama-2-70b&seq-len=4096&dp=8&zero=3", view: View::Memory, variants: &[] },
     Preset {
@@ -82,6 +78,8 @@ pub static PRESETS: &[Preset] = &[
         view: View::Compute,
         variants: &[],
     },
+    // The article's inference: 7B in fp16, 14 GB of weights × 1.2 = 16.8 GB.
+    Preset { name: "inference-7b", query: "params=7B", view: View::Inference, variants: &[] },
     // Chinchilla itself: 70B on 1.4T tokens, D = 20P (Hoffmann et al. 2022).
     Preset { name: "chinchilla-70b", query: "params=70B&tokens=1.4T", view: View::Chinchilla, variants: &[] },
     // Korthikanti et al. 2022, Table 3 with sequence parallelism + selective recomputation.
@@ -111,10 +109,36 @@ pub static PRESETS: &[Preset] = &[
     },
 ];
 
-/// The article's story in seven slides: bytes per parameter, activations,
-/// ZeRO, 3D parallelism, 70B with FSDP on 8 vs 16 GPUs, Llama 3 405B, Chinchilla.
-pub const DEFAULT_DECK: &[&str] =
-    &["7b", "activations-7b", "zero-paper", "gpt-3", "70b-fsdp", "405b", "chinchilla-70b"];
+/// The article's story in ten slides: bytes per parameter, activations, ZeRO,
+/// 3D parallelism, 70B with FSDP on 8 vs 16 GPUs, Llama 3 405B, the compute
+/// and its cost (the lesson's A100 at $2/h against H100 at $3.50/h),
+/// Chinchilla, and serving's memory.
+pub const DEFAULT_DECK: &[&str] = &[
+    "7b",
+    "activations-7b",
+    "zero-paper",
+    "gpt-3",
+    "70b-fsdp",
+    "405b",
+    "lesson-a100",
+    "lesson-h100",
+    "chinchilla-70b",
+    "inference-7b",
+];
+
+/// The views a deck of the current state shows (the presentation button, and
+/// `present=1` on a link that names a state without a deck): the article's
+/// sections in its order, every slide on the lecturer's own numbers.
+pub const STATE_DECK: &[View] = &[
+    View::ModelStates,
+    View::Activations,
+    View::Memory,
+    View::Zero,
+    View::ThreeD,
+    View::Compute,
+    View::Chinchilla,
+    View::Inference,
+];
 
 /// Looks a preset up by name.
 pub fn preset(name: &str) -> Option<&'static Preset> {

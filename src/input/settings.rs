@@ -19,7 +19,10 @@ pub struct Settings {
     pub tokens: f64,
     pub seq_len: Option<u64>,
     pub micro_batch: u64,
-    pub grad_accum: u64,
+    /// Unset: ⌈G/(b·d)⌉, from the global batch.
+    pub grad_accum: Option<u64>,
+    /// Sequences per optimizer step G, the calculator's and the planner's.
+    pub global_batch: u64,
     pub hidden: Option<u64>,
     pub layers: Option<u64>,
     pub heads: Option<u64>,
@@ -124,6 +127,11 @@ pub enum ShapeSource {
 pub const DEFAULT_ARCH: Architecture = Architecture::gpt(32, 4096, 32, 32000);
 pub const DEFAULT_PARAMS: f64 = 7e9;
 pub const DEFAULT_SEQ_LEN: u64 = 2048;
+/// The global batch when none is given, in sequences: 2,048, Llama 3 405B's
+/// 16M tokens at 8,192 per sequence (Llama 3 paper, §3.4.1) and GPT-3 175B's
+/// 3.2M tokens at 2,048 within a factor of 1.3 (Brown et al. 2020, Table 2.1).
+/// The calculator and the planner share it; m = ⌈G/(b·d)⌉ where m is not given.
+pub const DEFAULT_GLOBAL_BATCH: u64 = 2048;
 
 impl Default for Settings {
     /// 7B, mixed precision, AdamW, one A100 80 GB (the article's running example), on 300B tokens (GPT-3's count, above the article's 200B floor).
@@ -135,7 +143,8 @@ impl Default for Settings {
             tokens: 300e9,
             seq_len: None,
             micro_batch: 1,
-            grad_accum: 1,
+            grad_accum: None,
+            global_batch: DEFAULT_GLOBAL_BATCH,
             hidden: None,
             layers: None,
             heads: None,
@@ -468,6 +477,18 @@ impl Settings {
         })
     }
 
+    /// d after defaults, read leniently ([`Settings::resolve`] checks it): the
+    /// given d, else N/(t·p·cp), else 1.
+    pub fn data_parallel(&self) -> u64 {
+        let mp = self.tp.saturating_mul(self.pp).saturating_mul(self.cp).max(1);
+        self.dp.or(self.gpus.map(|n| n / mp)).unwrap_or(1).max(1)
+    }
+
+    /// m after defaults: given, else ⌈G/(b·d)⌉ ([`micro_batches_for`]).
+    pub fn resolved_grad_accum(&self) -> u64 {
+        self.grad_accum.unwrap_or_else(|| micro_batches_for(self.global_batch, self.micro_batch, self.data_parallel()))
+    }
+
     /// Checks the combination and builds the [`Config`].
     pub fn resolve(&self) -> Result<Config, ConfigError> {
         let arch = self.architecture();
@@ -568,7 +589,10 @@ impl Settings {
             arch: self.architecture(),
             seq_len: self.seq_len.unwrap_or(DEFAULT_SEQ_LEN),
             micro_batch: self.micro_batch,
-            grad_accum: self.grad_accum,
+            grad_accum: self
+                .grad_accum
+                .unwrap_or_else(|| micro_batches_for(self.global_batch, self.micro_batch, layout.dp)),
+            global_batch: self.global_batch,
             layout,
             dtypes: Dtypes {
                 precision: self.precision,

@@ -349,6 +349,12 @@ pub struct Serving {
     pub max_positions: Option<u64>,
 }
 
+/// Micro-batches per step that reach a global batch of `g` sequences with
+/// micro-batch `b` on `d` data-parallel ranks: ⌈G/(b·d)⌉, at least 1.
+pub fn micro_batches_for(g: u64, b: u64, d: u64) -> u64 {
+    g.div_ceil(b.saturating_mul(d).max(1)).max(1)
+}
+
 /// Everything a formula may read, already checked: built by
 /// [`crate::settings::Settings::resolve`] and never mutated afterwards. In
 /// groups, as Calculon and llm-analysis split theirs: the model's shape
@@ -365,7 +371,10 @@ pub struct Config {
     pub arch: Architecture,
     pub seq_len: u64,
     pub micro_batch: u64,
+    /// m: given, or ⌈G/(b·d)⌉ from the global batch.
     pub grad_accum: u64,
+    /// The global batch asked for, G sequences (what m follows when it was not given).
+    pub global_batch: u64,
     pub layout: Layout,
     /// The types the states and activations are kept in.
     pub dtypes: Dtypes,
@@ -407,8 +416,13 @@ impl Config {
     /// remedies and the sweeps move a run. A new pipeline degree drops what
     /// was laid out for the old one (`pp-layout`, the first and last stages'
     /// layers), and keeps `vpp` only where the layers still split into p·v.
+    /// The global batch G stays: an m that reaches it follows the new d.
     pub fn on_layout(&self, layout: Layout) -> Config {
         let mut c = Config { layout, ..self.clone() };
+        // An m that is G's (by value: given or not) follows G to the new d.
+        if self.grad_accum == micro_batches_for(self.global_batch, self.micro_batch, self.layout.dp) {
+            c.grad_accum = micro_batches_for(self.global_batch, self.micro_batch, layout.dp);
+        }
         if layout.pp != self.layout.pp {
             c.pp_layout = None;
             c.pp_first_layers = None;

@@ -158,6 +158,18 @@ fn n(x: f64) -> String {
     crate::units::format_short(x)
 }
 
+/// A rate or a count in exponent form, three significant digits: 4e14, 1.58e22.
+fn exponent(x: f64) -> String {
+    let s = format!("{x:.2e}");
+    let (mantissa, exp) = s.split_once('e').unwrap_or((&s, "0"));
+    format!("{}e{exp}", mantissa.trim_end_matches('0').trim_end_matches('.'))
+}
+
+/// As [`n`], the thousands grouped: 237237 → 237,237; 8.5 stays.
+fn grouped(x: f64) -> String {
+    crate::units::group_thousands(&crate::units::format_short(x))
+}
+
 /// The explanation of `item` for `r`, bytes in `unit`.
 pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
     let c = &r.config;
@@ -579,8 +591,8 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
             substituted: format!(
                 "{} ÷ {} ÷ 3600 = {}",
                 n(r.hardware_flops().get()),
-                n(c.system.flops_per_gpu),
-                n(r.gpu_hours())
+                exponent(c.system.flops_per_gpu),
+                grouped(r.gpu_hours())
             ),
             sources: &[Cite::Article(Section::ComputeRequirements)],
             note: Some("note-achieved-flops"),
@@ -612,7 +624,12 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
         },
         Item::Cost => Explanation {
             formula: "{gpu-hours} × {price}".into(),
-            substituted: format!("{} × ${} = ${}", n(r.gpu_hours()), c.system.usd_per_gpu_hour, n(r.cost_usd())),
+            substituted: format!(
+                "{} × ${} = ${}",
+                grouped(r.gpu_hours()),
+                c.system.usd_per_gpu_hour,
+                grouped(r.cost_usd())
+            ),
             sources: &[Cite::Article(Section::ComputeRequirements)],
             note: None,
         },

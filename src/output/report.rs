@@ -308,6 +308,10 @@ impl Report {
     /// The run's model FLOPs: the article's C, recomputation included (its
     /// 8PD with full recomputation); under `megatron`, the model FLOPs with
     /// attention, recomputation left out (it is hardware work, not the model's).
+    /// The article's 6·P_active·D, whatever the convention counts (C adds attention under `megatron`).
+    pub fn six_pd(&self) -> Flops {
+        Flops(6.0 * self.config.active_params.get() * self.config.tokens.get())
+    }
     pub fn flops(&self) -> Flops {
         match self.config.convention {
             Convention::Article => self.compute.total(),
@@ -373,6 +377,11 @@ impl Report {
     }
     pub fn global_batch(&self) -> f64 {
         parallel::global_batch(&self.config)
+    }
+    /// Whether m is the global batch's, ⌈G/(b·d)⌉ (given so or derived), rather than an m of its own.
+    pub fn m_follows_global_batch(&self) -> bool {
+        let c = &self.config;
+        c.grad_accum == crate::config::micro_batches_for(c.global_batch, c.micro_batch, c.layout.dp)
     }
     pub fn tokens_per_step(&self) -> f64 {
         parallel::tokens_per_step(&self.config)

@@ -12,8 +12,6 @@ use serde::Serialize;
 /// What the search may vary and what it assumes about the cluster.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PlanOptions {
-    /// Sequences per optimizer step G; each layout takes m = ⌈G/(b·d)⌉, so b·m·d ≥ G.
-    pub global_batch: u64,
     /// Largest N the minimum-GPU search tries.
     pub max_gpus: u64,
     /// Allow tensor parallelism beyond one node (8 GPUs).
@@ -22,12 +20,7 @@ pub struct PlanOptions {
 
 impl Default for PlanOptions {
     fn default() -> Self {
-        PlanOptions {
-            // Llama 3 405B's 16M-token batch at 8192 tokens per sequence.
-            global_batch: 2048,
-            max_gpus: 16384,
-            tp_cross_node: false,
-        }
+        PlanOptions { max_gpus: 16384, tp_cross_node: false }
     }
 }
 
@@ -152,9 +145,10 @@ pub fn pp_choices(layers: u64) -> Vec<u64> {
 }
 
 /// Every layout on exactly `n` GPUs, evaluated; fastest fitting first, then the rest.
-/// Each keeps the global batch exactly: b·m·d = G.
+/// Each keeps the calculator's global batch G exactly: b·m·d = G.
 pub fn layouts(base: &Config, o: &PlanOptions, n: u64) -> Vec<Plan> {
     let mut out = Vec::new();
+    let g = base.global_batch;
     // Context parallelism is kept as given: t·p·d = N/cp.
     let cp = base.layout.cp;
     if !n.is_multiple_of(cp) {
@@ -164,16 +158,16 @@ pub fn layouts(base: &Config, o: &PlanOptions, n: u64) -> Vec<Plan> {
     for t in tp_choices(base, o, m) {
         for p in pp_choices(base.arch.layers).into_iter().filter(|&p| (m / t).is_multiple_of(p)) {
             let d = m / (t * p);
-            if !o.global_batch.is_multiple_of(d) || !(d * cp).is_multiple_of(base.layout.ep) {
+            if !g.is_multiple_of(d) || !(d * cp).is_multiple_of(base.layout.ep) {
                 continue;
             }
             // With one rank in the shard group (d·cp = 1) every ZeRO stage is ZeRO-0: listed once.
             for (zero, recompute, sp) in strategies(base, t, p).filter(|(z, ..)| d * cp > 1 || z.get() == 0) {
                 // Micro-batches: powers of two with b·d dividing G; m = G/(b·d), and
                 // m ≥ p (an unfilled pipeline is never the answer).
-                let bs = (0..).map(|k| 1u64 << k).take_while(|b| b * d <= o.global_batch);
-                let bs = bs.filter(|b| o.global_batch.is_multiple_of(b * d));
-                for (b, m) in bs.map(|b| (b, o.global_batch / (b * d))).filter(|&(_, m)| m >= p) {
+                let bs = (0..).map(|k| 1u64 << k).take_while(|b| b * d <= g);
+                let bs = bs.filter(|b| g.is_multiple_of(b * d));
+                for (b, m) in bs.map(|b| (b, g / (b * d))).filter(|&(_, m)| m >= p) {
                     let mut plan = Plan {
                         tp: t,
                         pp: p,
@@ -251,8 +245,9 @@ fn leanest(base: &Config, t: u64, p: u64, d: u64, zero: ZeroStage, recompute: Re
 /// each (t, p, ZeRO, recomputation, SP) a binary search finds the smallest d.
 pub fn min_gpus(base: &Config, o: &PlanOptions) -> Option<u64> {
     let mut best: Option<u64> = None;
+    let g = base.global_batch;
     let tp_limit = if o.tp_cross_node { o.max_gpus } else { base.system.gpus_per_node.min(o.max_gpus) };
-    let batch_divisors = divisors(o.global_batch);
+    let batch_divisors = divisors(g);
     let cp = base.layout.cp;
     for t in divisors(base.arch.tp_divides()).into_iter().filter(|&t| t <= tp_limit) {
         for p in pp_choices(base.arch.layers).into_iter().filter(|&p| t * p <= o.max_gpus) {
@@ -263,7 +258,7 @@ pub fn min_gpus(base: &Config, o: &PlanOptions) -> Option<u64> {
                 .filter(|&d| {
                     let n = t * p * cp * d;
                     n <= o.max_gpus
-                        && o.global_batch / d >= p
+                        && g / d >= p
                         && whole_nodes(n, base.system.gpus_per_node)
                         && (d * cp).is_multiple_of(base.layout.ep)
                 })

@@ -8,6 +8,7 @@ import path from "node:path";
 import { startBrowser, open, ensureArtifacts, waitForQuery } from "./harness.mjs";
 
 const env = startBrowser();
+const counter = (page) => page.textContent('[data-testid="slide-counter"]');
 
 /** What a projector shows of the slide on `page`. */
 async function slideMetrics(page) {
@@ -52,7 +53,7 @@ for (const [width, height] of [
   [1280, 720],
   [1920, 1080],
 ]) {
-  test(`the default deck at ${width}×${height}: seven slides, walked in the page; the address follows`, async () => {
+  test(`the default deck at ${width}×${height}: ten slides, walked in the page, stopping at the ends; the address follows`, async () => {
     const { page, context, problems } = await open(env.browser, `${env.server.base}?present=1&lang=ko`, {
       origin: env.server.origin,
       viewport: { width, height },
@@ -61,8 +62,8 @@ for (const [width, height] of [
     // A reload would lose this.
     await page.evaluate(() => (window.sameDocument = true));
     const seen = [];
-    for (let i = 1; i <= 7; i++) {
-      await page.waitForFunction((i) => document.querySelector('[data-testid="slide-counter"]').textContent === `${i} / 7`, i);
+    for (let i = 1; i <= 10; i++) {
+      await page.waitForFunction((i) => document.querySelector('[data-testid="slide-counter"]').textContent === `${i} / 10`, i);
       const q = await waitForQuery(page, (q) => (q.get("slide") ?? "1") === String(i) && q.get("present") === "1");
       await page.waitForTimeout(150);
       const m = await slideMetrics(page);
@@ -72,13 +73,24 @@ for (const [width, height] of [
       // Clickers send PageDown; keyboards, the arrow.
       await page.keyboard.press(i % 2 ? "ArrowRight" : "PageDown");
     }
-    await page.waitForFunction(() => document.querySelector('[data-testid="slide-counter"]').textContent === "1 / 7");
+    // Issue 41: the deck stopped wrapping around: past the last slide it stays there.
+    await page.waitForTimeout(200);
+    assert.equal(await counter(page), "10 / 10", "PageDown on the last slide stays");
+    await page.keyboard.press("Home");
+    await page.waitForFunction(() => document.querySelector('[data-testid="slide-counter"]').textContent === "1 / 10");
     await page.keyboard.press("PageUp");
-    await page.waitForFunction(() => document.querySelector('[data-testid="slide-counter"]').textContent === "7 / 7");
+    await page.waitForTimeout(200);
+    assert.equal(await counter(page), "1 / 10", "PageUp on the first slide stays");
+    await page.keyboard.press("Space");
+    await page.waitForFunction(() => document.querySelector('[data-testid="slide-counter"]').textContent === "2 / 10");
+    await page.keyboard.press("End");
+    await page.waitForFunction(() => document.querySelector('[data-testid="slide-counter"]').textContent === "10 / 10");
+    await page.keyboard.press("PageUp");
+    await page.waitForFunction(() => document.querySelector('[data-testid="slide-counter"]').textContent === "9 / 10");
     await page.keyboard.press("ArrowLeft");
-    await page.waitForFunction(() => document.querySelector('[data-testid="slide-counter"]').textContent === "6 / 7");
+    await page.waitForFunction(() => document.querySelector('[data-testid="slide-counter"]').textContent === "8 / 10");
     assert.equal(await page.evaluate(() => window.sameDocument), true, "no reload");
-    assert.equal(new Set(seen.map((s) => s.title)).size >= 6, true, `slides say what they show: ${seen.map((s) => s.title)}`);
+    assert.equal(new Set(seen.map((s) => s.title)).size >= 9, true, `slides say what they show: ${seen.map((s) => s.title)}`);
 
     // Any slide's link opens on that slide, with the same numbers.
     if (width === 1280) {
@@ -86,7 +98,7 @@ for (const [width, height] of [
         await page.goto(s.url);
         await page.waitForSelector(".deck");
         const m = await slideMetrics(page);
-        assert.equal(m.counter, `${i + 1} / 7`, s.url);
+        assert.equal(m.counter, `${i + 1} / 10`, s.url);
         assert.equal(m.title, s.title, s.url);
         assert.equal(m.total, s.total, `${s.url}: the same result`);
       }
@@ -123,14 +135,14 @@ test("Esc leaves the slides for the full page on the same state; a deck can list
   const q2 = await waitForQuery(page, (q) => !q.has("present"));
   assert.equal(q2.get("model"), "llama-2-13b");
   assert.equal(q2.get("zero"), "3");
-  // The full page's button starts the default deck.
+  // The full page's button presents this state (issue 41), not the canned deck.
   await page.click('[data-testid="present"]');
   await page.waitForSelector(".deck");
+  const q3 = await waitForQuery(page, (q) => q.get("present") === "1");
+  assert.equal(q3.get("model"), "llama-2-13b");
   assert.deepEqual(problems, []);
   await context.close();
 });
-
-const counter = (page) => page.textContent('[data-testid="slide-counter"]');
 
 // Issue 27: a click on a slider, then the clicker's PageDown, moved P from 70억
 // to 23.3억 and the deck stayed on slide 1. The deck owns PageUp, PageDown, Esc
@@ -147,13 +159,13 @@ test("the clicker keeps the deck after a click on a slider and in a text entry",
   await page.waitForTimeout(300);
   const clicked = await params();
   await page.keyboard.press("ArrowRight");
-  await page.waitForFunction(() => document.querySelector('[data-testid="slide-counter"]').textContent === "2 / 7");
+  await page.waitForFunction(() => document.querySelector('[data-testid="slide-counter"]').textContent === "2 / 10");
   await page.keyboard.press("PageDown");
-  await page.waitForFunction(() => document.querySelector('[data-testid="slide-counter"]').textContent === "3 / 7");
+  await page.waitForFunction(() => document.querySelector('[data-testid="slide-counter"]').textContent === "3 / 10");
   await page.keyboard.press("PageUp");
-  await page.waitForFunction(() => document.querySelector('[data-testid="slide-counter"]').textContent === "2 / 7");
+  await page.waitForFunction(() => document.querySelector('[data-testid="slide-counter"]').textContent === "2 / 10");
   await page.keyboard.press("ArrowLeft");
-  await page.waitForFunction(() => document.querySelector('[data-testid="slide-counter"]').textContent === "1 / 7");
+  await page.waitForFunction(() => document.querySelector('[data-testid="slide-counter"]').textContent === "1 / 10");
   assert.equal(await params(), clicked, `the keys walked the deck and left P alone (${before} → ${clicked})`);
   // ↑ ↓ still move a focused slider.
   await page.focus('.slide-controls input[type="range"][data-key="params"]');
@@ -162,9 +174,9 @@ test("the clicker keeps the deck after a click on a slider and in a text entry",
   // In a text entry ← → move the caret; PageDown still turns the slide, Esc still leaves.
   await page.click('.slide-controls input[name="params"]');
   await page.keyboard.press("ArrowLeft");
-  assert.equal(await counter(page), "1 / 7", "← edits the entry");
+  assert.equal(await counter(page), "1 / 10", "← edits the entry");
   await page.keyboard.press("PageDown");
-  await page.waitForFunction(() => document.querySelector('[data-testid="slide-counter"]').textContent === "2 / 7");
+  await page.waitForFunction(() => document.querySelector('[data-testid="slide-counter"]').textContent === "2 / 10");
   await page.focus(".slide-controls input[type=text], .slide-controls select");
   await page.keyboard.press("Escape");
   await page.waitForSelector("header.top");
@@ -186,7 +198,7 @@ test("Esc is a step in the history: Back returns to the slide, Forward to the pa
   assert.equal(left.has("slide") || left.has("present"), false, `the page's address drops the deck: ${page.url()}`);
   await page.goBack();
   await page.waitForSelector(".deck");
-  assert.equal(await counter(page), "3 / 7");
+  assert.equal(await counter(page), "3 / 10");
   await page.goForward();
   await page.waitForSelector("header.top");
   assert.equal(await page.evaluate(() => window.sameDocument), true, "no reload");
@@ -261,12 +273,12 @@ test("a slide's text grows with the screen, and every slide has its own title", 
     }));
     if (width === 1280) {
       const titles = [];
-      for (let i = 1; i <= 7; i++) {
+      for (let i = 1; i <= 10; i++) {
         titles.push(await page.textContent('[data-testid="slide-title"]'));
         await page.keyboard.press("PageDown");
-        await page.waitForFunction((i) => document.querySelector('[data-testid="slide-counter"]').textContent === `${(i % 7) + 1} / 7`, i);
+        await page.waitForFunction((i) => document.querySelector('[data-testid="slide-counter"]').textContent === `${Math.min(i + 1, 10)} / 10`, i);
       }
-      assert.equal(new Set(titles).size, 7, `seven titles: ${titles}`);
+      assert.equal(new Set(titles).size, 10, `ten titles: ${titles}`);
     }
     await context.close();
   }

@@ -72,14 +72,22 @@ pub fn HfConfig(
                         format!("{} → {label}\u{a0}=\u{a0}{value}", unbroken(field))
                     })
                     .collect();
-                let unused: Vec<String> = m.unused.iter().map(|f| unbroken(f)).collect();
-                let unused = if unused.is_empty() { "—".to_string() } else { unused.join(", ") };
-                result.set(format!(
-                    "{}: {}. {}: {unused}.",
-                    crate::i18n::tr(lang, "hf-used"),
-                    used.join(", "),
-                    crate::i18n::tr(lang, "hf-unused")
-                ));
+                // The three lists, each with its heading: used, not read, without effect.
+                let mut said = String::new();
+                for (heading, names, plain) in
+                    [("hf-used", used, true), ("hf-unused", m.unused, false), ("hf-no-effect", m.no_effect, false)]
+                {
+                    let names = names.join(", ");
+                    let names = if names.is_empty() {
+                        "—".to_string()
+                    } else if plain {
+                        names
+                    } else {
+                        unbroken(&names)
+                    };
+                    said.push_str(&format!("{}: {names}. ", crate::i18n::tr(lang, heading)));
+                }
+                result.set(said.trim_end().to_string());
                 failed.set(false);
             }
             Err(e) => {

@@ -48,8 +48,16 @@ pub fn round_sig(x: f64, digits: i32) -> f64 {
     if x == 0.0 || !x.is_finite() {
         return x;
     }
-    let scale = 10f64.powi(digits - 1 - x.abs().log10().floor() as i32);
-    (x * scale).round() / scale
+    // Multiplied by a whole power of ten, never by a fraction of one: 1.25e7 × 10⁻⁵ × 10⁵
+    // is 12499999.999999998 (issue 41: a slider wrote it into the link), 1.25e7 ÷ 10⁵ × 10⁵ is 12500000.
+    let p = digits - 1 - x.abs().log10().floor() as i32;
+    if p < 0 {
+        let f = 10f64.powi(-p);
+        (x / f).round() * f
+    } else {
+        let f = 10f64.powi(p);
+        (x * f).round() / f
+    }
 }
 
 #[cfg(test)]
@@ -64,6 +72,20 @@ mod scale_tests {
         assert_eq!(s.value(s.position(7e9)), 7e9);
         assert_eq!(s.position(1e20), 1000.0);
         assert_eq!(s.position(f64::NAN), 0.0);
+    }
+
+    /// Issue 41: a slider wrote `params=12499999.999999998` into the link.
+    #[test]
+    fn rounded_values_have_no_float_noise() {
+        assert_eq!(round_sig(12_499_999.7, 3), 12_500_000.0);
+        assert_eq!(format!("{}", round_sig(12_499_999.7, 3)), "12500000");
+        let s = Scale::Log { min: 1e7, max: 2e12 };
+        for pos in 0..=1000 {
+            let v = s.value(pos as f64);
+            // Three significant digits print as at most three digits and zeros.
+            let digits: String = format!("{v}").chars().filter(|c| c.is_ascii_digit()).collect();
+            assert!(digits.trim_end_matches('0').trim_start_matches('0').len() <= 3, "{v} at {pos}");
+        }
     }
 
     #[test]

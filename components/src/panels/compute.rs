@@ -110,6 +110,17 @@ pub fn ComputeView(
                     <dt><Tr key="flops" /></dt>
                     <dd class="big">{text(move || r.with(flops_text))}</dd>
                     <dd class="detail">{split} <Explain item=Item::Flops /></dd>
+                    // C with attention (megatron) is not 6PD: both, so the title's "C ≈ 6PD" is never read wrong.
+                    <Show when=move || r.with(|r| r.flops().get() != r.six_pd().get())>
+                        <dd class="detail" data-testid="flops-6pd">
+                            {text(move || r.with(|r| {
+                                let six = format_sig(r.six_pd().get());
+                                let attention = format_sig(r.flops().get() - r.six_pd().get());
+                                format!("C = 6PD {six} + {} {attention}\u{a0}FLOPs ", ctx.t("attention-flops-term"))
+                            }))}
+                            <cite><Tr key="attention-flops-source" /></cite>
+                        </dd>
+                    </Show>
                 </div>
                 <div data-testid="petaflop-days" data-value=text(move || r.with(|r| r.petaflop_days()).to_string())>
                     <dt><Tr key="petaflop-days" /></dt>
@@ -162,10 +173,9 @@ pub fn ComputeView(
                         {text(move || {
                             r.with(|r| {
                                 format!(
-                                    "{} {} {}",
+                                    "{} {}",
                                     ctx.t("global-batch-label"),
-                                    crate::i18n::grouped_sig(r.global_batch()),
-                                    ctx.t("sequences"),
+                                    crate::i18n::sequences(ctx.lang.get(), r.global_batch()),
                                 )
                             })
                         })}

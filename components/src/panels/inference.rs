@@ -98,11 +98,10 @@ pub fn InferenceView(
                 ),
             };
             format!(
-                "{} 2·L·k·(h/a)·{}·{}\u{a0}{}·{} = {} · {} {} · {longest}",
+                "{} 2·L·k·(h/a)·{}·{}·{} = {} · {} {} · {longest}",
                 ctx.t("kv-cache"),
                 tokens(c.serving.context),
-                c.serving.batch,
-                ctx.t("sequences"),
+                i18n::sequences(ctx.lang.get(), c.serving.batch as f64).replace(' ', "\u{a0}"),
                 i18n::bytes_per_value(ctx.lang.get(), c.serving.kv_dtype.bytes()),
                 u.format(kv_cache_bytes(c)),
                 ctx.t("weights-plus-kv"),

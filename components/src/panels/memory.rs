@@ -48,10 +48,14 @@ fn remedy_text(ctx: Ctx, r: &Remedy) -> String {
         }
         RemedyKind::Gpus(n) => crate::i18n::gpus(lang, n),
     };
+    // On one rank of its shard group ZeRO shards nothing: offload's ZeRO-1 (DeepSpeed asks for a stage)
+    // changes no byte there, and is not named.
+    let alone = ctx.shown.with_untracked(|s| s.config.layout.shard_group() == 1);
     let extra: Vec<String> = r
         .changes
         .iter()
         .filter(|(k, _)| !matches!((r.kind, k), (RemedyKind::Gpus(_), K::Dp) | (RemedyKind::SeqLen(_), K::SeqLen)))
+        .filter(|(k, _)| !(alone && r.kind == RemedyKind::Offload && *k == K::Zero))
         .filter(|(k, _)| {
             !matches!(
                 (r.kind, k),
@@ -188,19 +192,44 @@ fn training_and_inference(ctx: Ctx) -> Vec<Bar> {
     })
 }
 
-/// One bar per variant of a comparison slide, each the current settings with the variant's keys.
+/// One bar per variant of a comparison slide, each the current settings with
+/// the variant's keys (a degree it sets replaces the GPU count, which follows
+/// it). Each label is written from the bar's own state: the GPUs it runs on and
+/// the value of every other key the variants set, so after a live change the
+/// labels still say what each bar is.
 fn variant_bars(ctx: Ctx, variants: &'static [Variant]) -> Vec<Bar> {
     let settings = ctx.settings.get();
+    let lang = ctx.lang.get();
+    // In the key table's order, each once; the degrees are said as the GPU count.
+    let set: Vec<(String, String)> = variants.iter().flat_map(|v| tmath::link::parse_query(v.query)).collect();
+    let named: Vec<K> = K::ALL
+        .iter()
+        .copied()
+        .filter(|k| !matches!(k, K::Dp | K::Tp | K::Pp | K::Cp | K::Gpus) && set.iter().any(|(n, _)| n == k.name()))
+        .collect();
     variants
         .iter()
         .map(|v| {
             let pairs = tmath::link::parse_query(v.query);
             let mut s = settings.clone();
+            if pairs.iter().any(|(k, _)| matches!(k.as_str(), "dp" | "tp" | "pp" | "cp")) {
+                s.gpus = None;
+            }
             let applied = pairs.iter().all(|(k, val)| s.set(k, val).is_ok());
             let report = applied.then(|| s.resolve().ok()).flatten().map(|c| evaluate(&c));
             let fits = report.as_ref().is_some_and(|r| r.fits());
+            let label = report.as_ref().map_or_else(
+                || ctx.t("invalid-variant").to_string(),
+                |r| {
+                    let mut parts = vec![crate::i18n::gpus(lang, r.config.layout.gpus())];
+                    parts.extend(
+                        named.iter().filter_map(|&k| s.value(k.name()).map(|v| crate::i18n::change_text(lang, k, &v))),
+                    );
+                    parts.join(", ")
+                },
+            );
             Bar {
-                label: ctx.t(v.label).to_string(),
+                label,
                 sub: if fits {
                     format!("✓\u{a0}{}", ctx.t("fits"))
                 } else {
@@ -234,7 +263,19 @@ pub fn MemoryView(
         );
     let capacity = Signal::derive(move || ctx.shown.with(|r| r.config.system.gpu_mem_bytes));
     let fits = move || ctx.shown.with(|r| r.fits());
-    let summary = Signal::derive(move || format!("{}: {}", ctx.t("total"), verdict(ctx)));
+    // The text alternative states every bar's label and total (a comparison slide's too).
+    let summary = Signal::derive(move || {
+        let u = ctx.units();
+        let each: Vec<String> = bars.with(|bars| {
+            bars.iter()
+                .map(|b| {
+                    let sub = if b.sub.is_empty() { String::new() } else { format!(" {}", b.sub) };
+                    format!("{}: {}{sub}", b.label, u.format(Bytes(b.total())))
+                })
+                .collect()
+        });
+        format!("{}: {} · {}", ctx.t("total"), verdict(ctx), each.join("; "))
+    });
     view! {
         <p
             class="verdict"
@@ -246,6 +287,12 @@ pub fn MemoryView(
         >
             {move || verdict(ctx)}
         </p>
+        // A pipeline's verdict depends on m: say which m it assumed and why.
+        <Show when=move || ctx.shown.with(|r| r.config.layout.pp > 1)>
+            <p class="detail" data-testid="batch-assumed">
+                {move || ctx.shown.with(|r| crate::i18n::batch_assumed(ctx.lang.get(), r))}
+            </p>
+        </Show>
         // Beside the verdict, what changes its meaning.
         <ul class="qualifiers" data-testid="qualifiers">
             {move || qualifiers(ctx).into_iter().map(|w| view! { <li>{w}</li> }).collect_view()}

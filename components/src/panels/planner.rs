@@ -86,8 +86,8 @@ pub fn PlannerView(
             </Show>
             <p class="detail">
                 {move || {
-                    let (reserve, fragmentation, intra, inter, cp) = base.with(|r| {
-                        r.as_ref().map_or((0.0, 0.0, 0.0, 0.0, 1), |r| {
+                    let (reserve, fragmentation, intra, inter, cp, g) = base.with(|r| {
+                        r.as_ref().map_or((0.0, 0.0, 0.0, 0.0, 1, 0), |r| {
                             let c = &r.config;
                             (
                                 c.system.reserve_bytes / 1e9,
@@ -95,23 +95,22 @@ pub fn PlannerView(
                                 c.system.intra_node_bytes_per_s / 1e9,
                                 c.system.inter_node_bytes_per_s / 1e9,
                                 c.layout.cp,
+                                c.global_batch,
                             )
                         })
                     });
                     // Context parallelism is kept as given: every layout below is t·p·d of N/cp.
                     let cp = if cp > 1 { format!(" · cp\u{a0}=\u{a0}{cp} (N\u{a0}=\u{a0}t·p·cp·d)") } else { String::new() };
-                    ctx.plan.with(|o| {
-                        format!(
-                            "{} {}\u{a0}GB + {}% · {} G\u{a0}=\u{a0}{} · NVLink\u{a0}{}\u{a0}GB/s · InfiniBand\u{a0}{}\u{a0}GB/s{cp}",
-                            ctx.t("reserve"),
-                            reserve,
-                            fragmentation,
-                            ctx.t("global-batch-label"),
-                            o.global_batch,
-                            intra,
-                            inter,
-                        )
-                    })
+                    format!(
+                        "{} {}\u{a0}GB + {}% · {} G\u{a0}=\u{a0}{} · NVLink\u{a0}{}\u{a0}GB/s · InfiniBand\u{a0}{}\u{a0}GB/s{cp}",
+                        ctx.t("reserve"),
+                        reserve,
+                        fragmentation,
+                        ctx.t("global-batch-label"),
+                        crate::i18n::grouped_sig(g as f64),
+                        intra,
+                        inter,
+                    )
                 }}
             </p>
             {(mode == Mode::Page).then(|| view! {

@@ -23,7 +23,9 @@ fn drop_skeleton() {
 }
 
 /// The state an address gives. A slide's link without the state
-/// (`?present=1&slide=3`) opens on that slide's own state.
+/// (`?present=1&slide=3`) opens on that slide's own state; one with a state
+/// other than its slide's, and no deck, presents that state (a lecturer's own
+/// numbers never go under a preset's title).
 fn state_at(query: &str) -> (tmath::keys::State, Vec<tmath::keys::SettingError>) {
     let (mut state, errors) = tmath::link::load(query);
     let names_state = tmath::link::parse_query(query)
@@ -31,6 +33,8 @@ fn state_at(query: &str) -> (tmath::keys::State, Vec<tmath::keys::SettingError>)
         .any(|(k, _)| tmath::keys::key(k).is_some_and(|k| k.target() != Target::Page));
     if state.page.present && !names_state {
         slides::apply_slide(&mut state);
+    } else if state.page.present && slides::changed_from_slide(&state.page, &state.settings) {
+        slides::deck_for_state(&mut state.page);
     }
     (state, errors)
 }

@@ -1,7 +1,9 @@
 //! The slides (`present=1`): one view per slide, filling the screen, readable
-//! from the back row. ← → (and PageUp/PageDown, which clickers send) walk the
-//! deck in the page, the address following; F goes full screen; Esc leaves,
-//! as a new history entry (Back returns to the slide).
+//! from the back row. ← → and Space (and PageUp/PageDown, which clickers send)
+//! walk the deck in the page, stopping at its ends, Home and End go there, the
+//! address following; F goes full screen; Esc leaves, as a new history entry
+//! (Back returns to the slide). A preset's slide whose state was changed live
+//! says so, and its title no longer names the preset's numbers.
 
 use super::url::navigate;
 use crate::ctx::{use_ctx, Ctx};
@@ -65,33 +67,103 @@ pub fn view_of(page: &PageOptions) -> View {
     current(page).map_or(View::Memory, |(_, e)| e.view())
 }
 
-/// Puts the current slide's state in place: a preset's own keys on the defaults.
-pub fn apply_slide(state: &mut State) {
-    if let Some((_, Entry::Preset(p))) = current(&state.page) {
-        let pairs = tmath::link::parse_query(p.query);
-        state.settings = Settings::from_pairs(pairs).0;
+/// A preset's own settings: its keys on the defaults.
+fn preset_settings(p: &Preset) -> Settings {
+    Settings::from_pairs(tmath::link::parse_query(p.query)).0
+}
+
+/// Settings as a link writes them, with the layout given by its GPU count
+/// (`dp=128` and `gpus=16384` at t·p = 128 are one state): what a slide compares.
+fn canonical_pairs(s: &Settings) -> Vec<(&'static str, String)> {
+    let mut s = s.clone();
+    let n = s.data_parallel() * s.tp * s.pp * s.cp;
+    (s.gpus, s.dp) = (Some(n), None);
+    s.to_pairs()
+}
+
+/// Whether `settings` differ from the current slide's preset (a view's slide never does).
+pub fn changed_from_slide(page: &PageOptions, settings: &Settings) -> bool {
+    preset_of_slide(page).is_some_and(|own| canonical_pairs(&own) != canonical_pairs(settings))
+}
+
+/// The settings of the current slide's preset (`None` on a view's slide).
+pub fn preset_of_slide(page: &PageOptions) -> Option<Settings> {
+    match current(page) {
+        Some((_, Entry::Preset(p))) => Some(preset_settings(p)),
+        _ => None,
     }
 }
 
+/// Puts the current slide's state in place: a preset's own keys on the defaults.
+pub fn apply_slide(state: &mut State) {
+    if let Some(own) = preset_of_slide(&state.page) {
+        state.settings = own;
+    }
+}
+
+/// A link that names a state and no deck presents that state: the views of
+/// [`presets::STATE_DECK`], not the canned deck's presets (which would show
+/// their own numbers under the lecturer's).
+pub fn deck_for_state(page: &mut PageOptions) {
+    if page.deck.is_empty() {
+        page.deck = presets::STATE_DECK.iter().map(|v| v.as_str().to_string()).collect();
+    }
+}
+
+/// The keys whose values differ between the current settings and the slide's
+/// preset (empty on a view's slide, or on the preset's own state).
+fn changed_keys(page: &PageOptions, settings: &Settings) -> Vec<tmath::keys::K> {
+    let Some(own) = preset_of_slide(page) else { return Vec::new() };
+    // Compared as links (one canonical spelling each): Settings' own equality would cost the page 2 KB.
+    let (mine, theirs) = (canonical_pairs(settings), canonical_pairs(&own));
+    if mine == theirs {
+        return Vec::new();
+    }
+    let value = |pairs: &[(&'static str, String)], k: &str| pairs.iter().find(|(n, _)| *n == k).map(|(_, v)| v.clone());
+    // In the key table's order, each once.
+    tmath::keys::K::ALL.iter().copied().filter(|k| value(&mine, k.name()) != value(&theirs, k.name())).collect()
+}
+
 /// The current slide's title, tracked: a preset's own (two slides of one view
-/// tell different stories), else the view's.
+/// tell different stories), else the view's. A preset whose state was changed
+/// live takes its view's title: the preset's names numbers that no longer hold.
 pub fn title(ctx: Ctx) -> String {
     let lang = ctx.lang.get();
     ctx.page.with(|p| match current(p) {
-        Some((_, Entry::Preset(preset))) => i18n::tr(lang, &format!("preset-{}", preset.name)).to_string(),
-        Some((_, Entry::View(v))) => i18n::view_title(lang, v).to_string(),
+        Some((_, Entry::Preset(preset))) if ctx.settings.with(|s| changed_keys(p, s).is_empty()) => {
+            i18n::tr(lang, &format!("preset-{}", preset.name)).to_string()
+        }
+        Some((_, e)) => i18n::view_title(lang, e.view()).to_string(),
         None => i18n::view_title(lang, View::Memory).to_string(),
     })
 }
 
-/// Moves `step` slides (wrapping), in the page: the state, the view and the address follow.
+/// What a changed preset's slide says under its title: which preset, and what changed.
+fn changed_note(ctx: Ctx) -> Option<String> {
+    let lang = ctx.lang.get();
+    ctx.page.with(|p| {
+        let Some((_, Entry::Preset(preset))) = current(p) else { return None };
+        let keys = ctx.settings.with(|s| changed_keys(p, s));
+        (!keys.is_empty()).then(|| {
+            // A label's "N = t·p·d" never breaks at its equals sign.
+            let names: Vec<String> =
+                keys.iter().map(|&k| i18n::label(lang, k).replace(" = ", "\u{a0}=\u{a0}")).collect();
+            i18n::slide_changed(lang, i18n::tr(lang, &format!("preset-{}", preset.name)), &names.join(", "))
+        })
+    })
+}
+
+/// The slide `step` away, in the page, stopping at the deck's ends: the state, the view and the address follow.
 fn go(ctx: Ctx, step: i64) {
     let page = ctx.page.get_untracked();
     let n = deck(&page).len() as i64;
     if n == 0 {
         return;
     }
-    let i = (page.slide.max(1) as i64 - 1 + step).rem_euclid(n) as u64 + 1;
+    let i = (page.slide.max(1) as i64 - 1 + step).clamp(0, n - 1) as u64 + 1;
+    if i == page.slide.max(1) {
+        return;
+    }
     let mut state = ctx.state();
     state.page.slide = i;
     apply_slide(&mut state);
@@ -122,6 +194,12 @@ fn editing_text(ev: &web_sys::KeyboardEvent) -> bool {
     }
 }
 
+/// Whether a key press lands on a control that Space presses (a button, a menu, a switch, a slider).
+fn on_control(ev: &web_sys::KeyboardEvent) -> bool {
+    let Some(el) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok()) else { return false };
+    matches!(el.tag_name().as_str(), "BUTTON" | "SELECT" | "INPUT" | "TEXTAREA" | "SUMMARY" | "A")
+}
+
 /// The deck's keys. PageUp, PageDown (what clickers send), Esc and F are the
 /// deck's wherever the focus is; ← → too, unless a text entry is being edited.
 fn on_key(ev: &web_sys::KeyboardEvent, ctx: Ctx) {
@@ -129,11 +207,16 @@ fn on_key(ev: &web_sys::KeyboardEvent, ctx: Ctx) {
         return;
     }
     let arrows = !editing_text(ev);
+    // Space presses a focused button or switch; elsewhere it advances, as in every slide program.
+    let space = arrows && !on_control(ev);
     match ev.key().as_str() {
         "PageDown" => go(ctx, 1),
         "PageUp" => go(ctx, -1),
         "ArrowRight" if arrows => go(ctx, 1),
         "ArrowLeft" if arrows => go(ctx, -1),
+        " " if space => go(ctx, if ev.shift_key() { -1 } else { 1 }),
+        "Home" if arrows => go(ctx, i64::MIN / 2),
+        "End" if arrows => go(ctx, i64::MAX / 2),
         "f" | "F" => {
             if let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) {
                 let _ = el.request_fullscreen();
@@ -163,6 +246,9 @@ pub fn Slides() -> impl IntoView {
     // Under a preset's title, the article's section it illustrates; under a view's, the model.
     let subtitle = move || {
         let lang = ctx.lang.get();
+        if let Some(note) = changed_note(ctx) {
+            return note;
+        }
         slide.with(|s| match s {
             Some((_, _, v, Entry::Preset(_))) => i18n::view_title(lang, *v).to_string(),
             _ => ctx.shown.with(|r| {
@@ -188,7 +274,7 @@ pub fn Slides() -> impl IntoView {
             <header class="slide-head">
                 <div>
                     <h1 class="slide-title" data-testid="slide-title">{move || title(ctx)}</h1>
-                    <p class="slide-sub">{subtitle}</p>
+                    <p class="slide-sub" class:changed=move || changed_note(ctx).is_some() data-testid="slide-sub">{subtitle}</p>
                 </div>
                 <nav class="slide-nav" aria-label=move || ctx.t("slides-nav")>
                     <button type="button" aria-label=move || ctx.t("prev-slide") on:click=move |_| go(ctx, -1)>"←"</button>

@@ -20,11 +20,15 @@ pub fn TeachingBar() -> impl IntoView {
         let text = ctx.shown.with(|r| crate::export::csv(r, &ctx.state()));
         download("transformer-math.csv", "text/csv", &text);
     };
-    // The slides start at the deck's first slide, on its own state.
+    // The slides present what is on the screen: the lecturer's deck if the link has one, else the
+    // article's views, all on the current state, from the section the page shows. The canned deck
+    // (each slide its preset's state) is among the presets.
     let present = move |_| {
         let mut state = ctx.state();
         state.page.present = true;
-        state.page.slide = 1;
+        super::slides::deck_for_state(&mut state.page);
+        let at = state.page.view.and_then(|v| state.page.deck.iter().position(|d| d == v.as_str()));
+        state.page.slide = at.map_or(1, |i| i as u64 + 1);
         super::slides::apply_slide(&mut state);
         super::url::navigate(ctx, state);
     };
@@ -37,12 +41,15 @@ pub fn TeachingBar() -> impl IntoView {
                 <ul>
                     {move || Painted::get().then(|| PRESETS
                         .iter()
-                        .map(|p| {
+                        .map(|p| (p.query, format!("preset-{}", p.name), p.name))
+                        // The article's story as slides, each on its preset: one of the presets.
+                        .chain([("present=1", "deck-article".to_string(), "deck")])
+                        .map(|(query, label, name)| {
                             let lang = move || ctx.lang.get().as_str();
                             view! {
                                 <li>
-                                    <a data-preset=p.name href=text(move || format!("?{}&lang={}", p.query, lang()))>
-                                        {move || ctx.t(&format!("preset-{}", p.name))}
+                                    <a data-preset=name href=text(move || format!("?{query}&lang={}", lang()))>
+                                        {move || ctx.t(&label)}
                                     </a>
                                 </li>
                             }
