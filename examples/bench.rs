@@ -38,6 +38,17 @@ fn main() {
     println!("evaluate: {:.0} ns per full evaluation", elapsed.as_nanos() as f64 / n as f64);
     println!("evaluate: {:.3} s for {n} evaluations", elapsed.as_secs_f64());
 
+    // Serving alone (issue 36), within the evaluation above: the replica's memory, its roofline and the crossover.
+    let start = Instant::now();
+    for i in 0..n {
+        sink += tmath::serving::evaluate(black_box(&configs[i % configs.len()])).tpot_seconds;
+    }
+    black_box(sink);
+    println!(
+        "serving: {:.0} ns per serving evaluation (part of the above)",
+        start.elapsed().as_nanos() as f64 / n as f64
+    );
+
     let start = Instant::now();
     for _ in 0..100_000 {
         black_box(Settings::from_pairs(black_box([("model", "llama-2-70b"), ("gpus", "16"), ("zero", "3")])));

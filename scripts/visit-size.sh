@@ -45,7 +45,10 @@ cd "$(dirname "$0")/.."
 # 355 → 356 (issue 41): the PNG takes the page's own legend (the serving bar's parts too) and
 # lays out a panel off the screen before drawing it (a phone's PNG had no chart), the compute
 # slide's tighter figures, 1.4 KiB (354.4 → 355.8).
-CEILING_KIB=${CEILING_KIB:-356}
+# 356 → 362 (issue 36): the serving core in every evaluation (the replica's memory and the engine's
+# pool, the roofline's decode and prefill, the collectives, the crossover, the JSON's serving object),
+# its seven keys with their labels and controls, fp8 weights, 6.0 KiB (355.8 → 361.8).
+CEILING_KIB=${CEILING_KIB:-362}
 # The stable toolchain's fallback build is about 28 KiB larger (scripts/build.sh says so loudly).
 if [ "$(cat target/wasm-toolchain.txt 2>/dev/null)" = stable ]; then
   CEILING_KIB=$((CEILING_KIB + 30))

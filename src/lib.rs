@@ -16,13 +16,14 @@
 #[macro_use]
 mod macros;
 
-// Folders by concern: the model and the run; memory; time; what a person
-// gives; what the calculator says; the searches over configurations.
+// Folders by concern: the model and the run; memory; time; serving; what a
+// person gives; what the calculator says; the searches over configurations.
 pub mod input;
 pub mod memory;
 pub mod model;
 pub mod output;
 pub mod search;
+pub mod serving;
 pub mod time;
 
 pub mod decimal;

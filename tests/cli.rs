@@ -155,6 +155,12 @@ fn bad_input_is_one_line_and_exit_2() {
         (&["--pp", "4", "--pp-layout", "Et*8|t*8|t*8|t*9L"], "pp-layout: it places 33 layers, the model has 32"),
         (&["--pp", "4", "--pp-layout", "Et*8|t*8|(t*8|t*8L"], "pp-layout: a parenthesis"),
         (&["--pp", "3", "--pp-layout", "Et*8|t*8|t*8|t*8L"], "pp-layout: its 4 stages are not a multiple of pp 3"),
+        // Issue 36: a serving replica that cannot exist.
+        (&["--serve-tp", "0"], "serve-tp"),
+        (&["--serve-tp", "3"], "serve-tp 3 does not divide the 32 attention heads"),
+        (&["--serve-pp", "64"], "serve-pp 64 is above the 32 layers"),
+        (&["--inference-dtype", "q4_k_m"], "not one of"),
+        (&["--mem-util", "1.5"], "mem-util"),
     ] {
         let (code, out, err) = tmath(args);
         assert_eq!(code, 2, "{args:?}");

@@ -1320,3 +1320,113 @@ fn the_activations_explanation_writes_attention_as_the_shape_has_it() {
     assert!(e.formula.contains("(4a(d + d_R)/h + 4a·d_v/h + "), "{}", e.formula);
     assert!(e.substituted.contains("(13.7 + 9.14 + 15.4)/1"), "{}", e.substituted);
 }
+
+/// Issue 36, SPEC "Serving: time, capacity and cost": Llama 3 70B's KV cache in
+/// fp16 is 2·80·8·128·2 = 327,680 bytes per token; over 8 tensor ranks each
+/// keeps one KV head, 40,960, and over 16 still one (replicated: vLLM and
+/// TensorRT-LLM keep a head per rank beyond k).
+#[test]
+fn serving_kv_cache_per_gpu() {
+    let kv = |tp: &str| eval(&[("model", "llama-3-70b"), ("serve-tp", tp)]).serving.kv_bytes_per_token;
+    assert_eq!(kv("1"), 327_680.0);
+    assert_eq!(kv("8"), 40_960.0);
+    assert_eq!(kv("16"), 40_960.0);
+    // Stages split the layers: 80/4 = 20 per GPU.
+    let r = eval(&[("model", "llama-3-70b"), ("serve-pp", "4")]);
+    assert_eq!(r.serving.kv_bytes_per_token, 327_680.0 / 4.0);
+    // Latent attention keeps (r_kv + d_R) per layer whole on every rank: DeepSeek-V3's 61·(512 + 64)·2.
+    let r = eval(&[("model", "deepseek-v3"), ("serve-tp", "8")]);
+    assert_eq!(r.serving.kv_bytes_per_token, 61.0 * 576.0 * 2.0);
+    // The weights split over t·p: 70.6 GB over 8.
+    assert_eq!(r.serving.weights_bytes, r.config.params.get() * 2.0 / 8.0);
+}
+
+/// SPEC: "Llama 3 8B in bf16 at batch 1 on an H100 SXM (3.35 TB/s): at least
+/// 4.79 ms per token, at most 209 tokens/s, before the achieved share" — the
+/// whole 16.06 GB of weights at 3.35 TB/s. A decode step does not stream the
+/// untied input embedding (it looks up one row per token: 128,256 × 4,096 × 2
+/// bytes = 1.05 GB are not read), so the step reads 15.01 GB and the batch's
+/// cache: 4.53 ms at the datasheet's bandwidth. Its arithmetic, 2·7.5B FLOPs,
+/// is 0.04 ms at 400 TFLOP/s: memory-bound.
+#[test]
+fn serving_llama_3_8b_decode_on_h100() {
+    let base = [("model", "llama-3-8b"), ("gpu", "h100-80gb"), ("inference-dtype", "bf16"), ("hbm-gbs", "3350")];
+    let r = eval(&base);
+    let s = &r.serving;
+    assert_eq!(s.weights_bytes, 8_030_261_248.0 * 2.0);
+    let all_weights = s.weights_bytes / 3.35e12;
+    assert_close(all_weights, 4.79e-3, 0.002, "every weight at 3.35 TB/s");
+    assert!(1.0 / all_weights <= 209.0);
+    let embedding = 128_256.0 * 4096.0 * 2.0;
+    let cache = (1024.0 + 128.0) * s.kv_bytes_per_token;
+    assert_close(s.tpot_seconds, (s.weights_bytes - embedding + cache) / 3.35e12, 1e-9, "TPOT");
+    assert!(s.tpot_seconds < all_weights);
+    assert_eq!(s.decode_bound, tmath::serving::Bound::Memory);
+    // Per user and per GPU at batch 1: the same; a request is TTFT + 256 steps.
+    assert_eq!(s.tokens_per_second_per_user, s.output_tokens_per_second_per_gpu);
+    assert_close(s.request_seconds, s.ttft_seconds + 256.0 * s.tpot_seconds, 1e-12, "request");
+    // Dollars per million output tokens: one GPU-hour's price over an hour's tokens.
+    assert_close(
+        s.usd_per_million_output_tokens,
+        r.config.system.usd_per_gpu_hour / (3600.0 / s.tpot_seconds) * 1e6,
+        1e-12,
+        "$/M",
+    );
+}
+
+/// SPEC: "crossover_batch: A100 at 312 TFLOP/s and 1.555 TB/s, 16-bit weights,
+/// short context: 312e12 / 1.555e12 ≈ 201 (Kipply: 208 at 1.5 TB/s)".
+#[test]
+fn serving_crossover_batch() {
+    let r = eval(&[("model", "llama-2-13b"), ("gpu", "a100-40gb"), ("hbm-gbs", "1555"), ("serve-tflops", "312")]);
+    assert_close(r.serving.crossover_batch, 312e12 / 1.555e12, 1e-6, "crossover");
+    // Kipply's figure at 1.5 TB/s.
+    let r = eval(&[("model", "llama-2-13b"), ("hbm-gbs", "1500"), ("serve-tflops", "312")]);
+    assert_close(r.serving.crossover_batch, 208.0, 0.001, "Kipply");
+    // Past it, decode is compute-bound.
+    let r = eval(&[
+        ("model", "llama-2-13b"),
+        ("hbm-gbs", "1500"),
+        ("serve-tflops", "312"),
+        ("batch", "512"),
+        ("prompt-tokens", "1"),
+        ("output-tokens", "1"),
+    ]);
+    assert_eq!(r.serving.decode_bound, tmath::serving::Bound::Compute);
+}
+
+/// Issue 36: "at batch B a MoE layer reads every expert some token of the batch
+/// routes to, on average E·(1 − (1 − k/E)^B)". Mixtral 8x7B (top-2 of 8): one
+/// token reads 2 experts of each layer, 16 tokens 7.92, and the step's weights
+/// grow from the active 12.9B toward all 46.7B.
+#[test]
+fn serving_moe_reads_the_experts_its_batch_touches() {
+    use tmath::serving::time::{experts_touched, weight_bytes_read};
+    assert_eq!(experts_touched(8.0, 2.0, 1.0), 2.0);
+    assert_close(experts_touched(8.0, 2.0, 16.0), 8.0 * (1.0 - 0.75f64.powi(16)), 1e-12, "16 tokens");
+    let c = eval(&[("model", "mixtral-8x7b")]).config;
+    let one = weight_bytes_read(&c, 1.0);
+    let many = weight_bytes_read(&c, 256.0);
+    let active = (c.active_params.get() - 32000.0 * 4096.0) * 2.0;
+    assert_close(one, active, 1e-9, "batch 1 reads the active weights");
+    assert!(many > 0.99 * (c.params.get() - 32000.0 * 4096.0) * 2.0, "a large batch reads every expert");
+}
+
+/// The engine's budget (vLLM's `determine_available_memory`): mem-util × the
+/// GPU's memory less the weights and the reserve is the KV pool; max
+/// concurrency is its tokens over prompt + output, in blocks of 16.
+#[test]
+fn serving_kv_pool_and_concurrency() {
+    let r = eval(&[("model", "llama-3-8b"), ("gpu", "h100-80gb"), ("mem-util", "0.9")]);
+    let s = &r.serving;
+    let budget = 0.9 * r.config.system.gpu_mem_bytes;
+    assert_close(s.kv_pool_bytes, budget - s.weights_bytes - s.engine_reserve_bytes, 1e-12, "pool");
+    assert_eq!(s.kv_pool_tokens, (s.kv_pool_bytes / 131_072.0).floor());
+    assert_eq!(s.kv_pool_blocks, (s.kv_pool_tokens / 16.0).floor());
+    assert_close(s.max_concurrency, s.kv_pool_tokens / 1280.0, 1e-12, "concurrency");
+    // Weights that do not fit the engine's share leave no pool: judged, not refused.
+    let r = eval(&[("model", "llama-3-70b"), ("gpu", "h100-80gb")]);
+    assert_eq!((r.serving.kv_pool_bytes, r.serving.fits), (0.0, false));
+    let r = eval(&[("model", "llama-3-70b"), ("gpu", "h100-80gb"), ("serve-tp", "2")]);
+    assert!(r.serving.fits && r.serving.kv_pool_bytes > 0.0);
+}

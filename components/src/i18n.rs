@@ -92,6 +92,13 @@ pub fn label(lang: Lang, k: K) -> &'static str {
         K::UsdPerGpuHour => ("Price per GPU-hour", "GPU\u{2011}시간당 가격"),
         K::InferenceDtype => ("Inference dtype", "추론 데이터 타입"),
         K::Convention => ("Convention", "계산 방식"),
+        K::ServeTp => ("Serving: tensor parallel per replica", "서빙: 복제본당 텐서 병렬"),
+        K::ServePp => ("Serving: pipeline stages per replica", "서빙: 복제본당 파이프라인 스테이지"),
+        K::PromptTokens => ("Prompt tokens per request", "요청당 프롬프트 토큰 수"),
+        K::OutputTokens => ("Output tokens per request", "요청당 출력 토큰 수"),
+        K::MemUtil => ("Share of GPU memory the engine takes", "엔진이 쓰는 GPU 메모리 비율"),
+        K::HbmGbs => ("Achieved memory bandwidth per GPU, GB/s", "GPU당 실제 메모리 대역폭, GB/s"),
+        K::ServeTflops => ("Achieved prefill TFLOP/s per GPU", "GPU당 실제 프리필 TFLOP/s"),
         K::MaxGpus => ("Largest N searched", "탐색할 최대 N"),
         K::GlobalBatch => ("Global batch G (sequences)", "전역 배치 G (시퀀스)"),
         K::ReserveGb => {
@@ -679,6 +686,7 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "section-training" => ("Training", "학습 설정"),
         "section-parallel" => ("Parallelism", "병렬화"),
         "section-hardware" => ("Hardware and cost", "하드웨어와 비용"),
+        "section-serving" => ("Serving", "서빙"),
         "section-shape" => ("Model shape", "모델 구조"),
         "custom" => ("custom", "직접 입력"),
         "grad-dtype-auto" => ("auto (article: as the model; megatron: fp32)", "자동 (원문: 모델과 동일, Megatron: fp32)"),
@@ -1274,6 +1282,15 @@ pub fn config_error(lang: Lang, e: &ConfigError) -> String {
             format!("층 {layers}개를 스테이지 {pp}개 × 가상 스테이지 {vpp}개로 똑같이 나눌 수 없습니다")
         }
         ConfigError::PpLayout(why) => layout_error(why),
+        ConfigError::ServeTpNotDividingHeads { tp, heads } => {
+            format!(
+                "서빙 텐서 병렬 {}는 어텐션 헤드 {heads}개를 똑같이 나눌 수 없습니다",
+                josa(&tp.to_string(), "으로", "로")
+            )
+        }
+        ConfigError::ServePpAboveLayers { pp, layers } => {
+            format!("서빙 파이프라인 스테이지 {pp}개가 층 {layers}개보다 많습니다")
+        }
         ConfigError::ActiveAboveParams { active, params } => {
             format!(
                 "토큰당 쓰는 파라미터 {} 전체 파라미터 {}보다 많습니다",

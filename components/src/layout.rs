@@ -59,16 +59,19 @@ pub static PAGE: &[Section] = &[
     },
     Section {
         legend: "section-hardware",
+        rows: &[&[K::Gpu], &[K::GpuMem], &[K::Tflops], &[K::UsdPerGpuHour], &[K::ReserveGb], &[K::FragmentationPct]],
+    },
+    // Serving: the article's inference memory, then one replica's layout, requests and rates.
+    Section {
+        legend: "section-serving",
         rows: &[
-            &[K::Gpu],
-            &[K::GpuMem],
-            &[K::Tflops],
-            &[K::UsdPerGpuHour],
-            &[K::ReserveGb],
-            &[K::FragmentationPct],
             &[K::InferenceDtype],
             &[K::Context, K::Batch],
             &[K::KvDtype, K::MaxPositions],
+            &[K::ServeTp, K::ServePp],
+            &[K::PromptTokens, K::OutputTokens],
+            &[K::MemUtil],
+            &[K::HbmGbs, K::ServeTflops],
         ],
     },
     Section {

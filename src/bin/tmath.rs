@@ -244,6 +244,51 @@ fn receipt(r: &Report) -> String {
         c.serving.inference_dtype,
         format_sig(r.inference.get() / 1e9)
     );
+    let v = &r.serving;
+    let sv = &c.serving;
+    s += &format!(
+        "\nSERVING  one replica of serve-tp {} × serve-pp {} = {} GPU(s); {} sequences of {} + {} tokens\n",
+        sv.serve_tp, sv.serve_pp, v.gpus, sv.batch, sv.prompt_tokens, sv.output_tokens
+    );
+    s += &format!(
+        "  weights per GPU            {} GB   KV cache {} bytes per token per GPU\n",
+        gb(tmath::Bytes(v.weights_bytes)),
+        format_sig(v.kv_bytes_per_token)
+    );
+    s += &format!(
+        "  KV pool per GPU            {} GB   = {} × {} GB − weights − engine reserve {} GB: {} tokens, max concurrency {}{}\n",
+        gb(tmath::Bytes(v.kv_pool_bytes)),
+        sv.mem_util,
+        format_sig(c.system.gpu_mem_bytes / 1e9),
+        format_sig(v.engine_reserve_bytes / 1e9),
+        format_count(v.kv_pool_tokens),
+        format_sig(v.max_concurrency),
+        if v.fits { "" } else { " — the batch's cache DOES NOT FIT" }
+    );
+    s += &format!(
+        "  time to first token        {:>10} ms   prefill {} ms at {} TFLOP/s\n",
+        format_sig(v.ttft_seconds * 1e3),
+        format_sig(v.prefill_seconds * 1e3),
+        format_sig(sv.flops_per_gpu / 1e12)
+    );
+    s += &format!(
+        "  time per output token      {:>10} ms   {}-bound at {} GB/s (memory {} ms, compute {} ms, TP {} ms, PP {} ms); compute-bound from batch {}\n",
+        format_sig(v.tpot_seconds * 1e3),
+        if v.decode_bound == tmath::serving::Bound::Memory { "memory" } else { "compute" },
+        format_sig(sv.hbm_bytes_per_s / 1e9),
+        format_sig(v.decode.memory * 1e3),
+        format_sig(v.decode.compute * 1e3),
+        format_sig(v.decode.tp_comm * 1e3),
+        format_sig(v.decode.pp_comm * 1e3),
+        format_sig(v.crossover_batch)
+    );
+    s += &format!(
+        "  tokens/s                   {:>10}   per user; {} per GPU; a request {} s; ${} per million output tokens\n",
+        format_sig(v.tokens_per_second_per_user),
+        format_sig(v.output_tokens_per_second_per_gpu),
+        format_sig(v.request_seconds),
+        format_sig(v.usd_per_million_output_tokens)
+    );
     s += "\nCOMPUTE\n";
     s += &format!(
         "  FLOPs                      {:>10}   forward {} + backward {}{} recompute {}{}\n",

@@ -690,6 +690,49 @@ key_table! {
             set: |s, v| s.kv_dtype = KvDtype::parse(v.text()).unwrap_or(s.kv_dtype),
         },
     },
+    ServeTp => Key {
+        name: "serve-tp", aliases: &[], kind: whole(1, 1024),
+        help: help!("serving: tensor-parallel degree of one replica (it must divide the heads)"),
+        access: Access::Calc { get: |s| int(s.serve_tp), shown: None, set: |s, v| s.serve_tp = v.whole() },
+    },
+    ServePp => Key {
+        name: "serve-pp", aliases: &[], kind: whole(1, 1024),
+        help: help!("serving: pipeline stages of one replica"),
+        access: Access::Calc { get: |s| int(s.serve_pp), shown: None, set: |s, v| s.serve_pp = v.whole() },
+    },
+    PromptTokens => Key {
+        name: "prompt-tokens", aliases: &[], kind: whole(1, 100_000_000),
+        help: help!("serving: tokens each request reads (default 1024)"),
+        access: Access::Calc { get: |s| int(s.prompt_tokens), shown: None, set: |s, v| s.prompt_tokens = v.whole() },
+    },
+    OutputTokens => Key {
+        name: "output-tokens", aliases: &[], kind: whole(1, 100_000_000),
+        help: help!("serving: tokens each request writes (default 256)"),
+        access: Access::Calc { get: |s| int(s.output_tokens), shown: None, set: |s, v| s.output_tokens = v.whole() },
+    },
+    MemUtil => Key {
+        name: "mem-util", aliases: &[], kind: real(0.01, 1.0),
+        help: help!("serving: share of GPU memory the engine takes (vLLM --gpu-memory-utilization; default 0.9)"),
+        access: Access::Calc { get: |s| num(s.mem_util), shown: None, set: |s, v| s.mem_util = v.num() },
+    },
+    HbmGbs => Key {
+        name: "hbm-gbs", aliases: &[], kind: real(1e-3, 1e6),
+        help: help!("serving: achieved memory bandwidth per GPU, GB/s (default the GPU's datasheet × its achieved share)"),
+        access: Access::Calc {
+            get: |s| s.hbm_gbs.and_then(num),
+            shown: Some(|s| Value::Num(s.hbm_gbs.unwrap_or(s.gpu.achieved_hbm_gbs()))),
+            set: |s, v| s.hbm_gbs = Some(v.num()),
+        },
+    },
+    ServeTflops => Key {
+        name: "serve-tflops", aliases: &[], kind: real(1e-3, 1e7),
+        help: help!("serving: achieved prefill TFLOP/s per GPU (default the GPU's τ; twice it for fp8 weights on FP8 tensor cores)"),
+        access: Access::Calc {
+            get: |s| s.serve_tflops.and_then(num),
+            shown: Some(|s| Value::Num(s.resolved_serve_tflops())),
+            set: |s, v| s.serve_tflops = Some(v.num()),
+        },
+    },
     MaxPositions => Key {
         name: "max-position-embeddings", aliases: &[], kind: whole(1, 1_000_000_000),
         help: help!("serving: the model's position limit, the longest context it reads; default the model's, none for a custom shape"),
@@ -1189,6 +1232,8 @@ impl ConfigError {
             ConfigError::EpNotDividingDataParallel { .. } => &[K::Ep, K::Dp, K::Gpus],
             ConfigError::ExpertGroups { .. } => &[K::Etp, K::Ep, K::Dp, K::Gpus],
             ConfigError::Mxfp8NeedsBlackwell { .. } => &[K::Fp8, K::Gpu],
+            ConfigError::ServeTpNotDividingHeads { .. } => &[K::ServeTp, K::Heads],
+            ConfigError::ServePpAboveLayers { .. } => &[K::ServePp, K::Layers],
         }
     }
 
@@ -1207,6 +1252,8 @@ impl ConfigError {
             ConfigError::EpNotDividingExperts { .. } | ConfigError::EpNotDividingDataParallel { .. } => K::Ep,
             ConfigError::ExpertGroups { .. } => K::Etp,
             ConfigError::Mxfp8NeedsBlackwell { .. } => K::Fp8,
+            ConfigError::ServeTpNotDividingHeads { .. } => K::ServeTp,
+            ConfigError::ServePpAboveLayers { .. } => K::ServePp,
         }
     }
 }

@@ -84,6 +84,17 @@ pub struct Settings {
     /// Unset: the sequence length.
     pub context: Option<u64>,
     pub kv_dtype: KvDtype,
+    /// One serving replica's tensor-parallel degree and pipeline stages.
+    pub serve_tp: u64,
+    pub serve_pp: u64,
+    pub prompt_tokens: u64,
+    pub output_tokens: u64,
+    /// The share of a GPU's memory the serving engine takes.
+    pub mem_util: f64,
+    /// Unset: the GPU's datasheet bandwidth × its achieved share, GB/s.
+    pub hbm_gbs: Option<f64>,
+    /// Unset: the GPU's achieved τ (twice it for FP8 weights on FP8 tensor cores), TFLOP/s.
+    pub serve_tflops: Option<f64>,
     /// Unset: the model's, none for a custom shape.
     pub max_positions: Option<u64>,
     /// Unset: standard under the article's convention, flash under `megatron`.
@@ -195,6 +206,13 @@ impl Default for Settings {
             batch: 1,
             context: None,
             kv_dtype: KvDtype::Fp16,
+            serve_tp: 1,
+            serve_pp: 1,
+            prompt_tokens: 1024,
+            output_tokens: 256,
+            mem_util: 0.9,
+            hbm_gbs: None,
+            serve_tflops: None,
             max_positions: None,
             attention: None,
             schedule: Schedule::OneFOneB,
@@ -252,6 +270,10 @@ pub enum ConfigError {
     PpLayout(crate::pp_layout::LayoutError),
     /// MXFP8 runs on Blackwell's tensor cores (compute capability 10.0 and up) only.
     Mxfp8NeedsBlackwell { gpu: &'static str },
+    /// A serving replica splits the attention heads over its tensor ranks: serve-tp must divide them.
+    ServeTpNotDividingHeads { tp: u64, heads: u64 },
+    /// A serving replica's pipeline stages hold at least one layer each.
+    ServePpAboveLayers { pp: u64, layers: u64 },
 }
 
 impl fmt::Display for ConfigError {
@@ -302,6 +324,12 @@ impl fmt::Display for ConfigError {
                 write!(f, "the {layers} layers do not split into {pp} stages of {vpp} virtual stages each")
             }
             ConfigError::PpLayout(why) => write!(f, "pp-layout: {why}"),
+            ConfigError::ServeTpNotDividingHeads { tp, heads } => {
+                write!(f, "serve-tp {tp} does not divide the {heads} attention heads")
+            }
+            ConfigError::ServePpAboveLayers { pp, layers } => {
+                write!(f, "serve-pp {pp} is above the {layers} layers")
+            }
             ConfigError::ActiveAboveParams { active, params } => write!(
                 f,
                 "active-params {} is above params {}",
@@ -468,6 +496,14 @@ impl Settings {
         })
     }
 
+    /// Prefill's achieved TFLOP/s after defaults: given, else the GPU's achieved τ,
+    /// twice it for FP8 weights on a GPU with FP8 tensor cores (compute capability
+    /// 8.9 and up: Ada, Hopper, Blackwell; their FP8 dense peak is twice BF16's).
+    pub fn resolved_serve_tflops(&self) -> f64 {
+        let fp8 = self.inference_dtype == InferenceDtype::Fp8 && self.gpu.sm >= 89;
+        self.serve_tflops.unwrap_or(self.tflops.unwrap_or(self.gpu.achieved_tflops) * if fp8 { 2.0 } else { 1.0 })
+    }
+
     /// Allocator fragmentation after defaults, % of the formulas' total: 0
     /// under the article's convention, 5 under `megatron`.
     pub fn resolved_fragmentation_pct(&self) -> f64 {
@@ -519,6 +555,12 @@ impl Settings {
         }
         if !arch.heads.is_multiple_of(tp) {
             return Err(ConfigError::TpNotDividingHeads { tp, heads: arch.heads });
+        }
+        if !arch.heads.is_multiple_of(self.serve_tp) {
+            return Err(ConfigError::ServeTpNotDividingHeads { tp: self.serve_tp, heads: arch.heads });
+        }
+        if self.serve_pp > arch.layers {
+            return Err(ConfigError::ServePpAboveLayers { pp: self.serve_pp, layers: arch.layers });
         }
         if self.fp8 == Fp8Recipe::Mxfp8 && self.gpu.sm < 100 {
             return Err(ConfigError::Mxfp8NeedsBlackwell { gpu: self.gpu.label });
@@ -631,6 +673,13 @@ impl Settings {
                 serving_given: self.context.is_some_and(|x| Some(x) != self.seq_len.or(Some(DEFAULT_SEQ_LEN)))
                     || self.batch > 1,
                 max_positions: self.max_positions,
+                serve_tp: self.serve_tp,
+                serve_pp: self.serve_pp,
+                prompt_tokens: self.prompt_tokens,
+                output_tokens: self.output_tokens,
+                mem_util: self.mem_util,
+                hbm_bytes_per_s: self.hbm_gbs.unwrap_or(self.gpu.achieved_hbm_gbs()) * 1e9,
+                flops_per_gpu: self.resolved_serve_tflops() * 1e12,
             },
             attention: self.resolved_attention(),
             schedule: self.schedule,

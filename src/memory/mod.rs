@@ -17,7 +17,7 @@ pub fn inference_weight_bytes(dtype: InferenceDtype) -> BytesPerParam {
     BytesPerParam(match dtype {
         InferenceDtype::Fp32 => 4.0,
         InferenceDtype::Fp16 | InferenceDtype::Bf16 => 2.0,
-        InferenceDtype::Int8 => 1.0,
+        InferenceDtype::Fp8 | InferenceDtype::Int8 => 1.0,
         InferenceDtype::Int4 => 0.5,
     })
 }

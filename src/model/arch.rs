@@ -216,6 +216,11 @@ impl Architecture {
         Params(if self.tie_embeddings { vh } else { 2.0 * vh })
     }
 
+    /// The MLP's up-projection width over f: 2 for a gated MLP (gate and up), 1 otherwise.
+    pub fn mlp_width_factor(self) -> f64 {
+        self.mlp_matrices() - 1.0
+    }
+
     fn mlp_matrices(self) -> f64 {
         match self.mlp {
             Mlp::Gelu => 2.0,

@@ -26,12 +26,28 @@ pub struct Gpu {
     /// Default achieved TFLOP/s per GPU (τ); editable. Its share of the peak is the MFU.
     pub achieved_tflops: f64,
     pub achieved_source: &'static str,
+    /// Datasheet memory bandwidth, GB/s.
+    pub hbm_gbs: f64,
+    pub hbm_source: &'static str,
+    /// The share of it a decode step reaches (weights and KV cache streamed once per step).
+    pub hbm_share: Share,
     /// Default price per GPU-hour in US dollars: an editable assumption.
     pub usd_per_hour: f64,
     pub price_source: &'static str,
 }
 
+/// A measured share of a datasheet figure, with its source.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Share {
+    pub share: f64,
+    pub source: &'static str,
+}
+
 impl Gpu {
+    /// The memory bandwidth decode reaches by default, GB/s: the datasheet's × the achieved share.
+    pub fn achieved_hbm_gbs(&self) -> f64 {
+        self.hbm_gbs * self.hbm_share.share
+    }
     /// Usable bytes: what the driver reports (an "80 GB" A100: 81 920 MiB = 80 GiB).
     pub fn mem_bytes(&self) -> f64 {
         self.mem_bytes
@@ -61,6 +77,10 @@ const MIB: f64 = 1_048_576.0;
 // datasheets for the dense peaks (NVIDIA's "with sparsity" figures halved),
 // published utilisation where one exists, and on-demand prices from third-party
 // price tables of March–May 2026, which disagree by up to ±50 %.
+/// Where no measurement was found: the median of the measured shares below
+/// (A100 80GB 0.858, A100 40GB 0.871, H800 0.896, GB200 0.92, H200 0.933, H100 SXM 0.949): 0.908.
+const MEDIAN_SHARE: f64 = 0.908;
+
 pub static GPUS: &[Gpu] = &[
     Gpu {
         name: "a100-80gb",
@@ -74,6 +94,9 @@ pub static GPUS: &[Gpu] = &[
         peak_source: "NVIDIA A100 datasheet r4: BF16 312 (624 with sparsity)",
         achieved_tflops: 150.0,
         achieved_source: "Transformer Math 101: GPT-NeoX reaches 150 TFLOP/s per A100",
+        hbm_gbs: 2039.0,
+        hbm_source: "NVIDIA A100 datasheet: A100 80GB SXM 2,039 GB/s",
+        hbm_share: Share { share: 1.75 / 2.039, source: "Azure AI-benchmarking-guide, ND A100 v4: BabelStream Dot (a read) 1.75 TB/s of the datasheet's 2.039" },
         usd_per_hour: 1.39,
         price_source: "RunPod A100 SXM, 2026-03-10 (deploybase.ai)",
     },
@@ -89,6 +112,9 @@ pub static GPUS: &[Gpu] = &[
         peak_source: "NVIDIA A100 datasheet r4: BF16 312 (624 with sparsity)",
         achieved_tflops: 150.0,
         achieved_source: "Transformer Math 101: GPT-NeoX reaches 150 TFLOP/s per A100",
+        hbm_gbs: 1555.0,
+        hbm_source: "NVIDIA A100 datasheet: A100 40GB SXM 1,555 GB/s",
+        hbm_share: Share { share: 1355.0 / 1555.0, source: "PTsolvers/gpu-workshop-JuliaCon23#7: memcopy measured 1355 GB/s on an A100 40GB, of 1555" },
         usd_per_hour: 1.48,
         price_source: "Lambda 1× A100 40GB, 2026-05-07 (techbytes.app)",
     },
@@ -104,6 +130,9 @@ pub static GPUS: &[Gpu] = &[
         peak_source: "NVIDIA H100 datasheet: SXM BF16 1979 with sparsity, 989 dense",
         achieved_tflops: 400.0,
         achieved_source: "Llama 3 (Dubey et al. 2024, Table 4): 380–430 TFLOP/s per GPU, 38–43 % MFU",
+        hbm_gbs: 3350.0,
+        hbm_source: "NVIDIA H100 datasheet: H100 SXM 3.35 TB/s",
+        hbm_share: Share { share: 3.18 / 3.35, source: "Azure AI-benchmarking-guide, ND H100 v5: BabelStream Dot (a read) 3.18 TB/s of 3.35" },
         usd_per_hour: 2.69,
         price_source: "RunPod H100 SXM, 2026-05-22 (spheron.network)",
     },
@@ -119,6 +148,9 @@ pub static GPUS: &[Gpu] = &[
         peak_source: "NVIDIA H100 PCIe product brief PB-11133-001 v02: BF16 1513 with sparsity, 756 dense",
         achieved_tflops: 265.0,
         achieved_source: "assumption: 35 % of peak (PCIe links, no NVLink switch)",
+        hbm_gbs: 2000.0,
+        hbm_source: "NVIDIA H100 PCIe product brief PB-11133-001: 2 TB/s",
+        hbm_share: Share { share: 3.18 / 3.35, source: "assumption: the H100 SXM's measured share (BabelStream Dot 3.18 of 3.35 TB/s); none measured on the PCIe card" },
         usd_per_hour: 2.86,
         price_source: "Lambda 1× H100 PCIe, 2026-05-07 (techbytes.app)",
     },
@@ -134,6 +166,9 @@ pub static GPUS: &[Gpu] = &[
         peak_source: "NVIDIA H200 product page: BF16 1979 with sparsity, 989 dense (H100's compute)",
         achieved_tflops: 400.0,
         achieved_source: "assumption: H100's 40 % of peak (the same compute)",
+        hbm_gbs: 4800.0,
+        hbm_source: "NVIDIA H200 product page: 4.8 TB/s",
+        hbm_share: Share { share: 4.48 / 4.8, source: "Azure AI-benchmarking-guide, ND H200 v5: BabelStream Dot (a read) 4.48 TB/s of 4.8" },
         usd_per_hour: 3.59,
         price_source: "RunPod H200, 2026-03-10 (deploybase.ai)",
     },
@@ -149,6 +184,9 @@ pub static GPUS: &[Gpu] = &[
         peak_source: "assumption: H100 SXM's compute (the H800 cuts NVLink to 400 GB/s and FP64); no datasheet found",
         achieved_tflops: 376.0,
         achieved_source: "assumption: 38 % of peak, below H100 for the slower NVLink",
+        hbm_gbs: 3350.0,
+        hbm_source: "assumption: H100 SXM's HBM3, 3.35 TB/s (no datasheet found)",
+        hbm_share: Share { share: 3000.0 / 3350.0, source: "deepseek-ai/FlashMLA README: up to 3000 GB/s memory-bound on the H800 SXM5, of 3.35 TB/s" },
         usd_per_hour: 2.69,
         price_source: "assumption: H100 SXM's price (a China-market part, no public on-demand price)",
     },
@@ -164,6 +202,9 @@ pub static GPUS: &[Gpu] = &[
         peak_source: "NVIDIA HGX B200 specifications: BF16 4.5 PFLOPS with sparsity, 2250 dense per GPU",
         achieved_tflops: 788.0,
         achieved_source: "assumption: 35 % of peak (no public dense BF16 training MFU found)",
+        hbm_gbs: 8000.0,
+        hbm_source: "NVIDIA HGX B200 specifications: 64 TB/s for 8 GPUs, 8 TB/s each",
+        hbm_share: Share { share: 0.92, source: "Azure HPC blog (GB200): 7.35 TB/s HBM bandwidth utilization, 92 % efficiency" },
         usd_per_hour: 5.98,
         price_source: "RunPod B200, 2026-03-10 (deploybase.ai); $3.75–6.25 across providers",
     },
@@ -179,6 +220,9 @@ pub static GPUS: &[Gpu] = &[
         peak_source: "AMD Instinct MI300X data sheet: BF16 1307.4 dense",
         achieved_tflops: 392.0,
         achieved_source: "assumption: 30 % of peak (a 70B proxy on 8 MI300X reached about 40 %, ROCm/TransformerEngine#78)",
+        hbm_gbs: 5300.0,
+        hbm_source: "AMD Instinct MI300X data sheet: 5.3 TB/s",
+        hbm_share: Share { share: MEDIAN_SHARE, source: "assumption: no measurement found; the median of the measured NVIDIA GPUs' shares (0.86–0.95)" },
         usd_per_hour: 1.99,
         price_source: "median MI300X on-demand price, 2026-05-18 (cliffcenter.com)",
     },
@@ -194,6 +238,9 @@ pub static GPUS: &[Gpu] = &[
         peak_source: "AMD Instinct MI325X data sheet: BF16 1307.4 dense",
         achieved_tflops: 431.0,
         achieved_source: "assumption: 33 % of peak (prime-rl reports about 30–40 % on MI325X, PrimeIntellect-ai/prime-rl#1722)",
+        hbm_gbs: 6000.0,
+        hbm_source: "AMD Instinct MI325X data sheet: 6 TB/s",
+        hbm_share: Share { share: MEDIAN_SHARE, source: "assumption: no measurement found; the median of the measured NVIDIA GPUs' shares (0.86–0.95)" },
         usd_per_hour: 1.95,
         price_source: "TensorWave MI325X, 2026-05-18 (cliffcenter.com)",
     },
@@ -209,6 +256,9 @@ pub static GPUS: &[Gpu] = &[
         peak_source: "NVIDIA L40S datasheet: BF16 733 with sparsity, 362.05 dense",
         achieved_tflops: 109.0,
         achieved_source: "assumption: 30 % of peak (PCIe, no NVLink)",
+        hbm_gbs: 864.0,
+        hbm_source: "NVIDIA L40S datasheet: 864 GB/s",
+        hbm_share: Share { share: MEDIAN_SHARE, source: "assumption: no measurement found; the median of the measured GPUs' shares (0.86–0.95)" },
         usd_per_hour: 0.79,
         price_source: "RunPod L40S, 2026-03-10 (deploybase.ai)",
     },
@@ -224,6 +274,9 @@ pub static GPUS: &[Gpu] = &[
         peak_source: "NVIDIA Ada Lovelace architecture whitepaper: BF16 with FP32 accumulate 165.2 dense",
         achieved_tflops: 58.0,
         achieved_source: "assumption: 35 % of peak",
+        hbm_gbs: 1008.0,
+        hbm_source: "NVIDIA Ada Lovelace architecture whitepaper: RTX 4090 1,008 GB/s",
+        hbm_share: Share { share: MEDIAN_SHARE, source: "assumption: no measurement found (a copy benchmark reported more than the datasheet: the L2 cache); the median of the measured GPUs' shares" },
         usd_per_hour: 0.34,
         price_source: "RunPod RTX 4090, 2026-03-10 (deploybase.ai)",
     },
@@ -239,6 +292,9 @@ pub static GPUS: &[Gpu] = &[
         peak_source: "NVIDIA V100 datasheet: FP16 tensor 125 (no BF16)",
         achieved_tflops: 39.0,
         achieved_source: "Megatron-LM (Shoeybi et al. 2019): one V100 sustains 39 TFLOP/s, 30 % of peak",
+        hbm_gbs: 900.0,
+        hbm_source: "NVIDIA V100 datasheet: SXM2 900 GB/s",
+        hbm_share: Share { share: MEDIAN_SHARE, source: "assumption: no measurement found; the median of the measured GPUs' shares (0.86–0.95)" },
         usd_per_hour: 1.57,
         price_source: "a blended V100 32GB price index, 2026-04-06 (signwl.com)",
     },

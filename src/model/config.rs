@@ -114,6 +114,9 @@ choice!(
         Fp32 = "fp32",
         Fp16 = "fp16",
         Bf16 = "bf16",
+        /// FP8 (E4M3) weights with one scale per tensor or channel, as vLLM and
+        /// TensorRT-LLM serve them: 1 byte per parameter.
+        Fp8 = "fp8",
         Int8 = "int8",
         /// A refinement beyond the article: 4-bit weights.
         Int4 = "int4",
@@ -347,6 +350,18 @@ pub struct Serving {
     pub serving_given: bool,
     /// The model's position limit (`max_position_embeddings`): the longest context it reads.
     pub max_positions: Option<u64>,
+    /// One serving replica of serve_tp × serve_pp GPUs, independent of the training layout.
+    pub serve_tp: u64,
+    pub serve_pp: u64,
+    /// Tokens each request reads (its prompt) and writes.
+    pub prompt_tokens: u64,
+    pub output_tokens: u64,
+    /// The share of each GPU's memory the engine takes (vLLM's `--gpu-memory-utilization`).
+    pub mem_util: f64,
+    /// Achieved memory bandwidth per GPU, bytes/s (decode reads the weights and the cache at it).
+    pub hbm_bytes_per_s: f64,
+    /// Achieved dense FLOP/s per GPU of prefill (the FP8 rate for FP8 weights on a GPU with FP8 tensor cores).
+    pub flops_per_gpu: f64,
 }
 
 /// Micro-batches per step that reach a global batch of `g` sequences with

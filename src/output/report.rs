@@ -267,6 +267,8 @@ pub struct Report {
     pub nvme_per_node: Bytes,
     /// One optimizer step's seconds by part ([`step::step_time`]).
     pub step: step::StepTime,
+    /// One serving replica's memory, time and cost ([`crate::serving::evaluate`]).
+    pub serving: crate::serving::ServingReport,
     pub warnings: Vec<Warning>,
 }
 
@@ -525,6 +527,7 @@ pub fn evaluate(c: &Config) -> Report {
         cpu_per_node,
         nvme_per_node: memory::nvme_offload_per_node(c, &divisors),
         step,
+        serving: crate::serving::evaluate(c),
         config: c.clone(),
     }
 }
@@ -575,7 +578,7 @@ impl Serialize for Report {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let c = &self.config;
         let m = &self.per_gpu;
-        let mut o = s.serialize_struct("Report", 100)?;
+        let mut o = s.serialize_struct("Report", 108)?;
         o.serialize_field("params", &p(c.params))?;
         o.serialize_field("active_params", &p(c.active_params))?;
         o.serialize_field("tokens", &c.tokens.get())?;
@@ -602,6 +605,14 @@ impl Serialize for Report {
         o.serialize_field("context", &c.serving.context)?;
         o.serialize_field("kv_dtype", &c.serving.kv_dtype)?;
         o.serialize_field("max_position_embeddings", &c.serving.max_positions)?;
+        o.serialize_field("serving", &self.serving)?;
+        o.serialize_field("serve_tp", &c.serving.serve_tp)?;
+        o.serialize_field("serve_pp", &c.serving.serve_pp)?;
+        o.serialize_field("prompt_tokens", &c.serving.prompt_tokens)?;
+        o.serialize_field("output_tokens", &c.serving.output_tokens)?;
+        o.serialize_field("mem_util", &c.serving.mem_util)?;
+        o.serialize_field("hbm_gbs", &(c.serving.hbm_bytes_per_s / 1e9))?;
+        o.serialize_field("serve_tflops", &(c.serving.flops_per_gpu / 1e12))?;
         o.serialize_field("flops", &self.flops().get())?;
         o.serialize_field("flops_with_attention", &compute::flops_with_attention(c).get())?;
         o.serialize_field("gpu_hours", &self.gpu_hours())?;

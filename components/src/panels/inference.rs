@@ -20,11 +20,11 @@ use tmath::memory::{
     max_context_tokens, ContextBound, INFERENCE_OVERHEAD,
 };
 
-/// The bars: fp16 and bf16 hold the same 2 bytes, so they share one.
+/// The bars: fp16 and bf16 hold the same 2 bytes, so they share one; so do fp8 and int8.
 const DTYPES: [(InferenceDtype, &str); 4] = [
     (InferenceDtype::Fp32, "fp32"),
     (InferenceDtype::Fp16, "fp16 · bf16"),
-    (InferenceDtype::Int8, "int8"),
+    (InferenceDtype::Int8, "fp8 · int8"),
     (InferenceDtype::Int4, "int4"),
 ];
 

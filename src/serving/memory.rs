@@ -1,0 +1,83 @@
+//! A serving replica's memory per GPU: the weights split over its ranks, the
+//! KV cache per token as the ranks hold it, and what an engine keeps for itself
+//! before the rest becomes the cache's pool.
+
+use crate::config::Config;
+use crate::memory::inference_weight_bytes;
+
+/// vLLM's KV-cache block: 16 tokens (`--block-size`, default 16).
+pub const BLOCK_TOKENS: f64 = 16.0;
+
+/// Layers on the busiest pipeline stage of the replica: ⌈L/serve-pp⌉.
+pub fn stage_layers(c: &Config) -> f64 {
+    c.arch.layers.div_ceil(c.serving.serve_pp.max(1)) as f64
+}
+
+/// The weights one GPU holds: P·bytes(format) ÷ (serve-tp · serve-pp). Tensor
+/// parallelism splits every matrix (Megatron-style column and row splits, the
+/// embedding by vocabulary); the stages split the layers.
+pub fn weight_bytes_per_gpu(c: &Config) -> f64 {
+    let s = &c.serving;
+    c.params.get() * inference_weight_bytes(s.inference_dtype).0 / (s.serve_tp * s.serve_pp) as f64
+}
+
+/// The KV cache of one token on one GPU: 2·(L/serve-pp)·⌈k/serve-tp⌉·d_head·bytes.
+/// The key/value heads split over the tensor ranks while they last and are
+/// replicated beyond (t > k: each rank keeps one, vLLM's and TensorRT-LLM's
+/// rule). Multi-head latent attention keeps its latent and rotary key,
+/// (r_kv + d_R) per layer, whole on every rank (DeepSeek-V2 §2.1.2).
+/// Llama 3 70B in fp16: 327,680 bytes; at serve-tp 8 and 16, 40,960.
+pub fn kv_bytes_per_token_per_gpu(c: &Config) -> f64 {
+    let a = c.arch;
+    let bytes = c.serving.kv_dtype.bytes();
+    let layers = stage_layers(c);
+    if a.mla.is_on() {
+        return layers * (a.mla.kv_lora_rank + a.mla.qk_rope_head_dim) as f64 * bytes;
+    }
+    let heads = a.kv_heads.div_ceil(c.serving.serve_tp.max(1)) as f64;
+    2.0 * layers * heads * a.d_head() * bytes
+}
+
+/// Tokens of the engine's profiling forward pass: vLLM's default
+/// `max_num_batched_tokens` for its OpenAI server, 8192 on a GPU of 70 GiB or
+/// more that is not an A100, else 2048 (`vllm/engine/arg_utils.py`,
+/// `_set_default_args`, v0.11: "Setting large max_num_batched_tokens for A100
+/// reduces throughput").
+pub fn profile_tokens(c: &Config) -> u64 {
+    let g = c.system.gpu;
+    if g.mem_bytes >= 70.0 * crate::units::Bytes::GIB && !g.name.starts_with("a100") {
+        8192
+    } else {
+        2048
+    }
+}
+
+/// The peak of a forward pass over T = [`profile_tokens`] tokens, which the
+/// engine profiles before sizing the cache: one layer's largest live tensors in
+/// 16-bit, the residual stream and the MLP's input beside its up-projection
+/// (2f wide for a gated MLP) and its activation, split over the tensor ranks.
+pub fn activation_peak_bytes(c: &Config) -> f64 {
+    let a = c.arch;
+    let t = profile_tokens(c) as f64;
+    let tp = c.serving.serve_tp as f64;
+    let up = a.mlp_width_factor() * a.ffn.max(a.moe_ffn) as f64;
+    let act = a.ffn.max(a.moe_ffn) as f64;
+    2.0 * t * (2.0 * a.hidden as f64 + (up + act) / tp)
+}
+
+/// What the engine keeps beside the weights and the cache: the profiled peak
+/// ([`activation_peak_bytes`]). vLLM 0.8–0.11 subtract that, the weights and
+/// the memory outside PyTorch that grew while profiling (NCCL's buffers: not
+/// modelled here) from mem-util × the GPU's memory; the CUDA graphs are
+/// captured after the cache is sized, in the 1 − mem-util left (subtracted
+/// first only from v0.21: vLLM PR #30515).
+pub fn engine_reserve_bytes(c: &Config) -> f64 {
+    activation_peak_bytes(c)
+}
+
+/// The KV cache's pool on one GPU: mem-util × the GPU's memory − the weights −
+/// the engine's reserve (vLLM's `determine_available_memory`), never below 0.
+pub fn kv_pool_bytes(c: &Config) -> f64 {
+    let budget = c.serving.mem_util * c.system.gpu_mem_bytes;
+    (budget - weight_bytes_per_gpu(c) - engine_reserve_bytes(c)).max(0.0)
+}

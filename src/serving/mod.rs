@@ -1,0 +1,102 @@
+//! Serving: one replica of `serve-tp` × `serve-pp` GPUs, its memory as an
+//! engine budgets it, and its time on the roofline (Kipply, "Transformer
+//! Inference Arithmetic", 2022, made live). The article sizes serving by memory
+//! alone (1.2 × weights, [`crate::memory::inference_memory`]); this is the rest.
+//!
+//! Each term is one function with its source: [`memory`] (the replica's
+//! weights, KV cache and the engine's budget), [`time`] (prefill, decode, the
+//! collectives, the crossover), and [`evaluate`] puts them together in a
+//! [`ServingReport`], the JSON's `serving` object.
+
+pub mod memory;
+pub mod time;
+
+use crate::config::Config;
+use serde::Serialize;
+
+/// Which resource bounds a decode step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Bound {
+    /// Reading the weights and the cache from memory takes longer than the arithmetic.
+    Memory,
+    /// The arithmetic takes longer.
+    Compute,
+}
+
+/// Every serving number of one configuration (the JSON's `serving` object).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ServingReport {
+    /// GPUs in one replica: serve-tp × serve-pp.
+    pub gpus: u64,
+    /// The weights one GPU holds, bytes.
+    pub weights_bytes: f64,
+    /// The KV cache of one token on one GPU, bytes.
+    pub kv_bytes_per_token: f64,
+    /// What the engine keeps beside the weights and the cache: the profiled forward
+    /// pass's peak activations and the memory outside PyTorch's allocator, bytes.
+    pub engine_reserve_bytes: f64,
+    /// mem-util × capacity − weights − reserve: the KV cache's pool on one GPU, bytes.
+    pub kv_pool_bytes: f64,
+    pub kv_pool_tokens: f64,
+    /// The pool in vLLM's blocks of 16 tokens.
+    pub kv_pool_blocks: f64,
+    /// Requests of prompt-tokens + output-tokens the pool holds at once, as vLLM logs it.
+    pub max_concurrency: f64,
+    /// Whether the weights, the reserve and the batch's cache fit the engine's share of the memory.
+    pub fits: bool,
+    /// The batch's KV cache at its longest (every request at prompt + output tokens), per GPU, bytes.
+    pub batch_kv_bytes: f64,
+    pub prefill_seconds: f64,
+    pub ttft_seconds: f64,
+    pub tpot_seconds: f64,
+    pub decode_bound: Bound,
+    /// The batch at which a decode step turns compute-bound (short context).
+    pub crossover_batch: f64,
+    pub tokens_per_second_per_user: f64,
+    pub output_tokens_per_second_per_gpu: f64,
+    pub request_seconds: f64,
+    pub usd_per_million_output_tokens: f64,
+    /// A decode step's parts, seconds (the roofline's two sides and the collectives).
+    pub decode: time::Step,
+}
+
+/// The serving numbers of `c`.
+pub fn evaluate(c: &Config) -> ServingReport {
+    let s = &c.serving;
+    let gpus = s.serve_tp * s.serve_pp;
+    let weights = memory::weight_bytes_per_gpu(c);
+    let per_token = memory::kv_bytes_per_token_per_gpu(c);
+    let reserve = memory::engine_reserve_bytes(c);
+    let pool = memory::kv_pool_bytes(c);
+    let pool_tokens = if per_token > 0.0 { (pool / per_token).floor() } else { 0.0 };
+    let request_tokens = (s.prompt_tokens + s.output_tokens) as f64;
+    let batch_kv = per_token * request_tokens * s.batch as f64;
+    let decode = time::decode_step(c, s.batch);
+    let tpot = decode.total;
+    let prefill = time::prefill_seconds(c, s.prompt_tokens);
+    let ttft = time::ttft_seconds(c);
+    let per_second = s.batch as f64 / tpot;
+    ServingReport {
+        gpus,
+        weights_bytes: weights,
+        kv_bytes_per_token: per_token,
+        engine_reserve_bytes: reserve,
+        kv_pool_bytes: pool,
+        kv_pool_tokens: pool_tokens,
+        kv_pool_blocks: (pool_tokens / memory::BLOCK_TOKENS).floor(),
+        max_concurrency: pool_tokens / request_tokens,
+        fits: pool >= batch_kv,
+        batch_kv_bytes: batch_kv,
+        prefill_seconds: prefill,
+        ttft_seconds: ttft,
+        tpot_seconds: tpot,
+        decode_bound: decode.bound(),
+        crossover_batch: time::crossover_batch(c),
+        tokens_per_second_per_user: 1.0 / tpot,
+        output_tokens_per_second_per_gpu: per_second / gpus as f64,
+        request_seconds: ttft + s.output_tokens as f64 * tpot,
+        usd_per_million_output_tokens: gpus as f64 * c.system.usd_per_gpu_hour / 3600.0 / per_second * 1e6,
+        decode,
+    }
+}

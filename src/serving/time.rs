@@ -1,0 +1,218 @@
+//! A serving replica's time on the roofline. Decode reads every weight a step
+//! needs and the batch's KV cache once per step, at the achieved memory
+//! bandwidth, and computes 2·P_active FLOPs per token plus attention over the
+//! context, at the achieved FLOP/s: the step is the longer of the two (Kipply
+//! 2022; Williams et al. 2009, "Roofline"). Prefill computes a prompt's
+//! tokens together. Tensor parallelism adds two all-reduces per layer
+//! (Shoeybi et al. 2019, §3), pipeline stages a hop between neighbours.
+
+use super::memory::{kv_bytes_per_token_per_gpu, stage_layers, weight_bytes_per_gpu};
+use super::Bound;
+use crate::config::Config;
+use crate::memory::inference_weight_bytes;
+use serde::Serialize;
+
+/// A decode step's parts, seconds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct Step {
+    /// Reading the weights the step touches and the batch's KV cache, every stage.
+    pub memory: f64,
+    /// The arithmetic, every stage.
+    pub compute: f64,
+    /// Tensor-parallel all-reduces, every stage.
+    pub tp_comm: f64,
+    /// The hops between pipeline stages.
+    pub pp_comm: f64,
+    /// max(memory, compute) + tp_comm + pp_comm: the time per output token.
+    pub total: f64,
+}
+
+impl Step {
+    /// Which side of the roofline holds.
+    pub fn bound(&self) -> Bound {
+        if self.compute > self.memory {
+            Bound::Compute
+        } else {
+            Bound::Memory
+        }
+    }
+}
+
+/// The distinct experts a batch of `b` tokens routes to in one MoE layer, on
+/// average, when each takes `k` of `e` uniformly: e·(1 − (1 − k/e)^b). At b = 1
+/// it is k; as b grows every expert is read.
+pub fn experts_touched(e: f64, k: f64, b: f64) -> f64 {
+    if e <= 0.0 || k >= e {
+        return e.max(0.0);
+    }
+    e * (1.0 - (1.0 - k / e).powf(b))
+}
+
+/// The weight bytes a decode step of `b` sequences reads on one GPU: every
+/// weight but an untied input embedding ([`input_embedding`]: b rows looked
+/// up, nearly nothing), and of the routed experts only those some token of the
+/// batch routes to ([`experts_touched`]).
+pub fn weight_bytes_read(c: &Config, b: f64) -> f64 {
+    let a = c.arch;
+    let held = weight_bytes_per_gpu(c);
+    let bytes = inference_weight_bytes(c.serving.inference_dtype).0;
+    let per_gpu = (c.serving.serve_tp * c.serving.serve_pp) as f64;
+    let experts = a.expert_params().get();
+    let untouched = if a.is_moe() {
+        experts * (1.0 - experts_touched(a.experts as f64, a.top_k as f64, b) / a.experts as f64)
+    } else {
+        0.0
+    };
+    (held - (input_embedding(c) + untouched) * bytes / per_gpu).max(0.0)
+}
+
+/// The input embedding's parameters when it is its own matrix (untied): looked
+/// up a row per token, never streamed whole nor multiplied by. Tied, the matrix
+/// is the output layer's, read and multiplied by every step.
+pub fn input_embedding(c: &Config) -> f64 {
+    let a = c.arch;
+    if a.tie_embeddings {
+        0.0
+    } else {
+        (a.vocab * a.hidden) as f64
+    }
+}
+
+/// The mean context a decode step attends over: the prompt and half the output.
+pub fn mean_context(c: &Config) -> f64 {
+    c.serving.prompt_tokens as f64 + c.serving.output_tokens as f64 / 2.0
+}
+
+/// The latency of one small all-reduce over `t` GPUs, seconds: vLLM's custom
+/// all-reduce on H100 NVLink at decode's sizes (128 KiB), 8.7, 9.2 and 11.8 µs
+/// at t = 2, 4 and 8 (sgl-project/sglang PR #2904's table); across nodes,
+/// NCCL's ring at 10–160 KB, 27.8 µs and up (meta-pytorch/kraken PR #7). A
+/// hop between two pipeline stages is taken as the two-GPU figure.
+pub fn link_latency_s(t: u64) -> f64 {
+    1e-6 * match t {
+        0..=2 => 8.7,
+        3..=4 => 9.2,
+        5..=8 => 11.8,
+        _ => 27.8,
+    }
+}
+
+/// One all-reduce of `bytes` over the replica's tensor ranks: the link's
+/// latency plus a ring's 2(t − 1)/t of the data at the link's bandwidth
+/// (Thakur et al. 2005), or nothing at t = 1.
+pub fn allreduce_seconds(c: &Config, bytes: f64) -> f64 {
+    let t = c.serving.serve_tp;
+    if t <= 1 {
+        return 0.0;
+    }
+    let t_f = t as f64;
+    link_latency_s(t) + 2.0 * (t_f - 1.0) / t_f * bytes / link_bytes_per_s(c)
+}
+
+/// The bandwidth between the replica's GPUs: inside a node when it fits one.
+fn link_bytes_per_s(c: &Config) -> f64 {
+    let gpus = c.serving.serve_tp * c.serving.serve_pp;
+    if gpus <= c.system.gpus_per_node {
+        c.system.intra_node_bytes_per_s
+    } else {
+        c.system.inter_node_bytes_per_s
+    }
+}
+
+/// One stage of a step over `tokens` tokens at once (`new` of them new, each
+/// attending over `context` tokens): its memory side, its arithmetic and its
+/// all-reduces. The stage holds ⌈L/p⌉ layers and 1/p of the weights.
+fn stage(c: &Config, tokens: f64, weights: f64, kv: f64, attention_flops: f64) -> (f64, f64, f64) {
+    let s = &c.serving;
+    let (t, p) = (s.serve_tp as f64, s.serve_pp as f64);
+    let memory = (weights + kv) / s.hbm_bytes_per_s;
+    // 2 FLOPs per weight a token multiplies by: every active one but the input embedding's, which is looked up.
+    let dense = 2.0 * (c.active_params.get() - input_embedding(c)) * tokens / (t * p);
+    let compute = (dense + attention_flops / t) / s.flops_per_gpu;
+    // Two all-reduces per layer of the tokens' hidden states in 16 bits.
+    let comm = 2.0 * stage_layers(c) * allreduce_seconds(c, tokens * c.arch.hidden as f64 * 2.0);
+    (memory, compute, comm)
+}
+
+/// The hops of a token's hidden states between `p` stages: (p − 1) sends.
+fn hops(c: &Config, tokens: f64) -> f64 {
+    let p = c.serving.serve_pp as f64;
+    if p <= 1.0 {
+        return 0.0;
+    }
+    (p - 1.0) * (link_latency_s(2) + tokens * c.arch.hidden as f64 * 2.0 / link_bytes_per_s(c))
+}
+
+/// A decode step with `b` sequences at the mean context ([`mean_context`]).
+/// With p stages the engine keeps p micro-batches of ⌈b/p⌉ in flight (vLLM's
+/// virtual engines), and a token passes every stage: p stage-steps.
+pub fn decode_step(c: &Config, b: u64) -> Step {
+    let m = b.div_ceil(c.serving.serve_pp.max(1)).max(1);
+    decode_step_of(c, m as f64, mean_context(c))
+}
+
+/// A decode step whose stages each take `m` sequences at `context` tokens.
+fn decode_step_of(c: &Config, m: f64, context: f64) -> Step {
+    let p = c.serving.serve_pp as f64;
+    let a = c.arch;
+    let kv = m * context * kv_bytes_per_token_per_gpu(c);
+    // QKᵀ and the scores times V: 2 FLOPs per multiply-add, a·d_head wide, over the context, per layer.
+    let attention = 4.0 * m * context * stage_layers(c) * a.attention_width();
+    let (memory, compute, comm) = stage(c, m, weight_bytes_read(c, m), kv, attention);
+    let step = Step { memory: p * memory, compute: p * compute, tp_comm: p * comm, pp_comm: hops(c, m), total: 0.0 };
+    Step { total: step.memory.max(step.compute) + step.tp_comm + step.pp_comm, ..step }
+}
+
+/// Prefill of one prompt of `n` tokens: 2·P_active·n plus the causal
+/// attention's 2·L·a·d_head·n² FLOPs (QKᵀ and the scores times V, each half of
+/// n² under the causal mask), against reading the weights once and writing the
+/// prompt's cache, stage after stage.
+pub fn prefill_seconds(c: &Config, n: u64) -> f64 {
+    let p = c.serving.serve_pp as f64;
+    let n = n as f64;
+    let attention = 2.0 * stage_layers(c) * c.arch.attention_width() * n * n;
+    let kv = n * kv_bytes_per_token_per_gpu(c);
+    let (memory, compute, comm) = stage(c, n, weight_bytes_per_gpu(c), kv, attention);
+    p * (memory.max(compute) + comm) + hops(c, n)
+}
+
+/// Time to the first token: the prompt's prefill, in one engine step beside the
+/// running sequences' decode when there are others (vLLM V1 schedules the
+/// running requests' decode first and new prompts in the same step, chunked
+/// prefill), so that step's decode time too. No queue: the request is
+/// scheduled in the step after it arrives.
+pub fn ttft_seconds(c: &Config) -> f64 {
+    let b = c.serving.batch;
+    prefill_seconds(c, c.serving.prompt_tokens) + if b > 1 { decode_step(c, b - 1).total } else { 0.0 }
+}
+
+/// The batch at which decode turns compute-bound at a short context: where
+/// 2·P_active·B FLOPs take as long as reading the weights the batch touches.
+/// Dense 16-bit weights: B* = rate × 2 bytes ÷ (2 × bandwidth), 312 TFLOP/s
+/// against 1.555 TB/s ≈ 201 (Kipply: 208 at 1.5 TB/s). A mixture of experts
+/// reads more of its experts as B grows: there it is found by bisection.
+pub fn crossover_batch(c: &Config) -> f64 {
+    let gap = |b: f64| {
+        let s = decode_step_of(c, b, 0.0);
+        s.compute - s.memory
+    };
+    if !c.arch.is_moe() {
+        // Dense: the weights read do not depend on B, the FLOPs grow with it: B* = memory(1)/compute(1).
+        let one = decode_step_of(c, 1.0, 0.0);
+        return if one.compute > 0.0 { one.memory / one.compute } else { f64::INFINITY };
+    }
+    let (mut lo, mut hi) = (0.0, 1e7);
+    if gap(hi) < 0.0 {
+        return f64::INFINITY;
+    }
+    // 64 halvings of 10⁷ leave an interval far below one sequence.
+    for _ in 0..64 {
+        let mid = 0.5 * (lo + hi);
+        if gap(mid) < 0.0 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    0.5 * (lo + hi)
+}
