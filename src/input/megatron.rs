@@ -29,12 +29,13 @@ impl std::fmt::Display for ArgsError {
     }
 }
 
-/// The flags of `text`, in order: `--name value`, `--name=value`, `--name: value`
-/// (YAML), a bare `--name` as "true". Comments (`#` after a space) and line
-/// continuations are dropped, quotes and YAML's escaping backslashes taken off.
+/// The flags of `text` (its shell variables expanded: [`expanded`]), in order:
+/// `--name value`, `--name=value`, `--name: value` (YAML), a bare `--name` as
+/// "true". Comments (`#` after a space) and line continuations are dropped,
+/// quotes and YAML's escaping backslashes taken off.
 fn flags(text: &str) -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = Vec::new();
-    for line in expanded(text).lines() {
+    for line in text.lines() {
         let line = match line.find(" #").or_else(|| line.trim_start().starts_with('#').then_some(0)) {
             Some(at) => &line[..at],
             None => line,
@@ -222,9 +223,8 @@ fn short_and_long(words: &str) -> Vec<(String, String)> {
 /// `torch.distributed`'s) `--nproc_per_node` × `--nnodes` (the largest of an
 /// elastic `MIN:MAX`), Slurm's tasks (`srun`/`#SBATCH` `--ntasks`, or
 /// `--nodes` × `--ntasks-per-node` or `--gpus-per-node`), `mpirun`'s or
-/// `mpiexec`'s `-np`/`-n`, else a `WORLD_SIZE` variable.
+/// `mpiexec`'s `-np`/`-n`, else a `WORLD_SIZE` variable; `text` expanded ([`expanded`]).
 fn world_size(text: &str) -> Option<(u64, &'static str)> {
-    let text = expanded(text);
     let count = |v: &str| v.rsplit(':').next().and_then(|x| x.trim().parse::<u64>().ok()).filter(|&x| x > 0);
     let mut torchrun: (Option<u64>, Option<u64>) = (None, None);
     let (mut nodes, mut per_node, mut tasks, mut np): (Option<u64>, Option<u64>, Option<u64>, Option<u64>) =
@@ -404,6 +404,8 @@ fn dense_first(freq: &str) -> Option<u64> {
 /// implementation without `--use-flash-attn`), and P counted from the shape.
 /// Always the `megatron` convention.
 pub fn read(text: &str) -> Result<Mapped, ArgsError> {
+    // Shell variables expanded once, for the flags and the launcher's counts alike.
+    let text = &expanded(text);
     let flags = flags(text);
     if flags.is_empty() {
         return Err(ArgsError::NoFlags);
