@@ -35,7 +35,7 @@ pub mod units;
 pub use input::{hf, keys, link, megatron, page, presets, settings};
 pub use model::{arch, catalog, config, pp_layout};
 pub use output::{explain, json, report, throughput, validation};
-pub use search::{planner, remedy, sweep};
+pub use search::{planner, remedy, serve_plan, sweep};
 pub use time::{compute, parallel, step};
 
 pub use config::Config;

@@ -124,6 +124,43 @@ fn receipt_and_help() {
     }
 }
 
+/// `tmath plan --serve` answers the engineer's question of issue 36 with numbers:
+/// Llama 3 70B for 32 users at 8k context, two H100s named among the replicas.
+#[test]
+fn plan_serve_answers_with_replicas() {
+    let args = [
+        "plan",
+        "--serve",
+        "--model",
+        "llama-3-70b",
+        "--gpu",
+        "h100-80gb",
+        "--batch",
+        "32",
+        "--prompt-tokens",
+        "8192",
+        "--output-tokens",
+        "512",
+        "--max-tpot-ms",
+        "30",
+    ];
+    let (code, out, err) = tmath(&args);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("serving 32 users of 8192 + 512 tokens on h100-80gb, time per output token ≤ 30"), "{out}");
+    let first = out.lines().nth(2).unwrap();
+    assert!(first.trim_end().ends_with("yes"), "{out}");
+    assert!(out.lines().any(|l| l.contains("fp16") && l.ends_with("no: one request's KV cache does not fit")), "{out}");
+    let mut json_args = args.to_vec();
+    json_args.extend(["--top", "3", "--json"]);
+    let (code, out, _) = tmath(&json_args);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["users"], 32);
+    assert_eq!(v["replicas"].as_array().unwrap().len(), 3);
+    assert!(v["replicas"][0]["serving"]["tpot_seconds"].as_f64().unwrap() <= 0.030);
+    assert!(v["replicas"][0]["miss"].is_null());
+}
+
 #[test]
 fn bad_input_is_one_line_and_exit_2() {
     for (args, needle) in [
@@ -161,6 +198,8 @@ fn bad_input_is_one_line_and_exit_2() {
         (&["--serve-pp", "64"], "serve-pp 64 is above the 32 layers"),
         (&["--inference-dtype", "q4_k_m"], "not one of"),
         (&["--mem-util", "1.5"], "mem-util"),
+        (&["plan", "--serve", "--max-tpot-ms", "0"], "max-tpot-ms"),
+        (&["plan", "--serve", "--serve-tp", "3"], "serve-tp 3 does not divide"),
     ] {
         let (code, out, err) = tmath(args);
         assert_eq!(code, 2, "{args:?}");

@@ -356,6 +356,9 @@ fn plan(args: &[String]) -> Result<String, String> {
     let layout_keys = [K::Gpus, K::Dp, K::Tp, K::Pp].map(K::name);
     let n = pairs.iter().any(|(k, _)| layout_keys.contains(&k.as_str())).then(|| config.layout.gpus());
     let options = state.plan;
+    if options.serve {
+        return Ok(serve_plan(&state.settings, &options, cli));
+    }
     let mut report = tmath::planner::plan(&config, &options, n);
     if let Some(k) = cli.top {
         report.layouts.truncate(k);
@@ -390,6 +393,53 @@ fn plan(args: &[String]) -> Result<String, String> {
         );
     }
     Ok(s)
+}
+
+/// `tmath plan --serve`: the replicas that serve `batch` users within the targets, cheapest first.
+fn serve_plan(settings: &Settings, options: &tmath::planner::PlanOptions, cli: Options) -> String {
+    let mut report = tmath::serve_plan::plan(settings, options);
+    if let Some(k) = cli.top {
+        report.replicas.truncate(k);
+    }
+    if cli.json {
+        return json::to_tree(&report).map(|t| json::to_json(&t)).unwrap_or_else(|e| e.to_string());
+    }
+    let target =
+        |t: Option<f64>, what: &str| t.map(|x| format!(", {what} ≤ {} ms", format_sig(x * 1e3))).unwrap_or_default();
+    let mut s = format!(
+        "serving {} users of {} + {} tokens on {}{}{}; replicas that meet it, cheapest first:\n",
+        report.users,
+        settings.prompt_tokens,
+        settings.output_tokens,
+        settings.gpu.name,
+        target(report.max_tpot_seconds, "time per output token"),
+        target(report.max_ttft_seconds, "time to first token"),
+    );
+    s += "   tp   pp  format  users/replica  replicas   GPUs  GB weights/GPU  TTFT ms  TPOT ms  tok/s/user     $/M tokens  meets\n";
+    for r in &report.replicas {
+        let v = &r.serving;
+        s += &format!(
+            "{:>5}{:>5}  {:<6}{:>15}{:>10}{:>7}{:>16}{:>9}{:>9}{:>12}{:>15}  {}\n",
+            r.serve_tp,
+            r.serve_pp,
+            r.format.as_str(),
+            r.users_per_replica,
+            r.replicas,
+            r.gpus,
+            format_sig(v.weights_bytes / 1e9),
+            format_sig(v.ttft_seconds * 1e3),
+            format_sig(v.tpot_seconds * 1e3),
+            format_sig(v.tokens_per_second_per_user),
+            if r.miss.is_none() { format_sig(v.usd_per_million_output_tokens) } else { "—".into() },
+            match r.miss {
+                None => "yes",
+                Some(tmath::serve_plan::Miss::Memory) => "no: one request's KV cache does not fit",
+                Some(tmath::serve_plan::Miss::Tpot) => "no: time per output token above target at one user",
+                Some(tmath::serve_plan::Miss::Ttft) => "no: time to first token above target at one user",
+            }
+        );
+    }
+    s
 }
 
 fn run(args: &[String]) -> Result<String, String> {

@@ -915,6 +915,21 @@ key_table! {
         name: "tp-cross-node", aliases: &[], kind: Kind::Switch, help: help!("allow tensor parallelism beyond one node (gpus-per-node)"),
         access: Access::Plan { get: |o| flag(o.tp_cross_node), set: |o, v| o.tp_cross_node = v.flag() },
     },
+    Serve => Key {
+        name: "serve", aliases: &[], kind: Kind::Switch,
+        help: help!("plan serving replicas (serve-tp, serve-pp, weight format) for batch users instead of training layouts"),
+        access: Access::Plan { get: |o| flag(o.serve), set: |o, v| o.serve = v.flag() },
+    },
+    MaxTpotMs => Key {
+        name: "max-tpot-ms", aliases: &[], kind: real(1e-3, 1e7),
+        help: help!("serving planner: the longest time per output token a user may wait, ms (default none)"),
+        access: Access::Plan { get: |o| o.max_tpot_ms.and_then(num), set: |o, v| o.max_tpot_ms = Some(v.num()) },
+    },
+    MaxTtftMs => Key {
+        name: "max-ttft-ms", aliases: &[], kind: real(1e-3, 1e9),
+        help: help!("serving planner: the longest time to the first token, ms (default none)"),
+        access: Access::Plan { get: |o| o.max_ttft_ms.and_then(num), set: |o, v| o.max_ttft_ms = Some(v.num()) },
+    },
     Lang => Key {
         name: "lang", aliases: &[], kind: Kind::Choice(Lang::names), help: help!("the page's language (default: the browser's)"),
         access: Access::Page {

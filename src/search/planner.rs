@@ -16,11 +16,16 @@ pub struct PlanOptions {
     pub max_gpus: u64,
     /// Allow tensor parallelism beyond one node (8 GPUs).
     pub tp_cross_node: bool,
+    /// Plan serving replicas (`tmath plan --serve`) instead of training layouts.
+    pub serve: bool,
+    /// The serving planner's targets: time per output token and time to first token, ms.
+    pub max_tpot_ms: Option<f64>,
+    pub max_ttft_ms: Option<f64>,
 }
 
 impl Default for PlanOptions {
     fn default() -> Self {
-        PlanOptions { max_gpus: 16384, tp_cross_node: false }
+        PlanOptions { max_gpus: 16384, tp_cross_node: false, serve: false, max_tpot_ms: None, max_ttft_ms: None }
     }
 }
 
