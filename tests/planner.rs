@@ -356,9 +356,13 @@ fn serving_replicas_match_the_calculator() {
 #[test]
 fn serving_planner_skips_refused_replicas() {
     use tmath::serve_plan::plan;
-    let (s, errors) = Settings::from_pairs(
-        [("layers", "6"), ("hidden", "2560"), ("heads", "20"), ("vocab", "50304"), ("batch", "4")].into_iter(),
-    );
+    let (s, errors) = Settings::from_pairs([
+        ("layers", "6"),
+        ("hidden", "2560"),
+        ("heads", "20"),
+        ("vocab", "50304"),
+        ("batch", "4"),
+    ]);
     assert!(errors.is_empty());
     let report = plan(&s, &PlanOptions { serve: true, ..PlanOptions::default() });
     assert!(report.replicas.iter().all(|r| [1, 2, 4].contains(&r.serve_tp) && r.serve_pp <= 6));
