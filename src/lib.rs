@@ -34,7 +34,7 @@ pub mod units;
 // command line, the page and the tests name them so.
 pub use input::{hf, keys, link, megatron, page, presets, settings};
 pub use model::{arch, catalog, config, pp_layout};
-pub use output::{explain, json, report, throughput, validation};
+pub use output::{explain, json, report, serving_validation, throughput, validation};
 pub use search::{planner, remedy, serve_plan, sweep};
 pub use time::{compute, parallel, step};
 

@@ -99,6 +99,7 @@ pub fn label(lang: Lang, k: K) -> &'static str {
         K::MemUtil => ("Share of GPU memory the engine takes", "엔진이 쓰는 GPU 메모리 비율"),
         K::HbmGbs => ("Achieved memory bandwidth per GPU, GB/s", "GPU당 실제 메모리 대역폭, GB/s"),
         K::ServeTflops => ("Achieved prefill TFLOP/s per GPU", "GPU당 실제 프리필 TFLOP/s"),
+        K::HostMs => ("Engine's host time per step the GPU waits for, ms", "GPU가 기다리는 엔진의 스텝당 호스트 시간, ms"),
         K::MaxGpus => ("Largest N searched", "탐색할 최대 N"),
         K::GlobalBatch => ("Global batch G (sequences)", "전역 배치 G (시퀀스)"),
         K::ReserveGb => {

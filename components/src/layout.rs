@@ -72,6 +72,7 @@ pub static PAGE: &[Section] = &[
             &[K::PromptTokens, K::OutputTokens],
             &[K::MemUtil],
             &[K::HbmGbs, K::ServeTflops],
+            &[K::HostMs],
         ],
     },
     Section {

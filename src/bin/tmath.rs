@@ -247,8 +247,15 @@ fn receipt(r: &Report) -> String {
     let v = &r.serving;
     let sv = &c.serving;
     s += &format!(
-        "\nSERVING  one replica of serve-tp {} × serve-pp {} = {} GPU(s); {} sequences of {} + {} tokens\n",
-        sv.serve_tp, sv.serve_pp, v.gpus, sv.batch, sv.prompt_tokens, sv.output_tokens
+        "\nSERVING  one replica of serve-tp {} × serve-pp {} = {} {}; {} {} of {} + {} tokens\n",
+        sv.serve_tp,
+        sv.serve_pp,
+        v.gpus,
+        if v.gpus == 1 { "GPU" } else { "GPUs" },
+        sv.batch,
+        if sv.batch == 1 { "sequence" } else { "sequences" },
+        sv.prompt_tokens,
+        sv.output_tokens
     );
     s += &format!(
         "  weights per GPU            {} GB   KV cache {} bytes per token per GPU\n",
@@ -272,14 +279,17 @@ fn receipt(r: &Report) -> String {
         format_sig(sv.flops_per_gpu / 1e12)
     );
     s += &format!(
-        "  time per output token      {:>10} ms   {}-bound at {} GB/s (memory {} ms, compute {} ms, TP {} ms, PP {} ms); compute-bound from batch {}\n",
+        "  time per output token      {:>10} ms   {}-bound at {} GB/s (memory {} ms, compute {} ms, {} kernels {} ms, TP {} ms, PP {} ms, host {} ms); compute-bound from batch {}\n",
         format_sig(v.tpot_seconds * 1e3),
         if v.decode_bound == tmath::serving::Bound::Memory { "memory" } else { "compute" },
         format_sig(sv.hbm_bytes_per_s / 1e9),
         format_sig(v.decode.memory * 1e3),
         format_sig(v.decode.compute * 1e3),
+        format_count(tmath::serving::time::kernels_per_step(c) * sv.serve_pp as f64),
+        format_sig(v.decode.kernels * 1e3),
         format_sig(v.decode.tp_comm * 1e3),
         format_sig(v.decode.pp_comm * 1e3),
+        format_sig(v.decode.host * 1e3),
         format_sig(v.crossover_batch)
     );
     s += &format!(

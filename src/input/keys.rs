@@ -726,12 +726,17 @@ key_table! {
     },
     ServeTflops => Key {
         name: "serve-tflops", aliases: &[], kind: real(1e-3, 1e7),
-        help: help!("serving: achieved prefill TFLOP/s per GPU (default the GPU's τ; twice it for fp8 weights on FP8 tensor cores)"),
+        help: help!("serving: achieved prefill TFLOP/s per GPU (default the GPU's measured BF16 matmul ceiling; twice it for fp8 weights on FP8 tensor cores)"),
         access: Access::Calc {
             get: |s| s.serve_tflops.and_then(num),
             shown: Some(|s| Value::Num(s.resolved_serve_tflops())),
             set: |s, v| s.serve_tflops = Some(v.num()),
         },
+    },
+    HostMs => Key {
+        name: "host-ms", aliases: &[], kind: real(0.0, 1e4),
+        help: help!("serving: the engine's host time per decode step that the GPU waits for, ms (default 0: a scheduler that overlaps it, as SGLang 0.4+, TensorRT-LLM and vLLM V1 do)"),
+        access: Access::Calc { get: |s| num(s.host_ms), shown: None, set: |s, v| s.host_ms = v.num() },
     },
     MaxPositions => Key {
         name: "max-position-embeddings", aliases: &[], kind: whole(1, 1_000_000_000),

@@ -95,6 +95,8 @@ pub struct Settings {
     pub hbm_gbs: Option<f64>,
     /// Unset: the GPU's achieved τ (twice it for FP8 weights on FP8 tensor cores), TFLOP/s.
     pub serve_tflops: Option<f64>,
+    /// The engine's host time per decode step that the GPU waits for, ms.
+    pub host_ms: f64,
     /// Unset: the model's, none for a custom shape.
     pub max_positions: Option<u64>,
     /// Unset: standard under the article's convention, flash under `megatron`.
@@ -213,6 +215,7 @@ impl Default for Settings {
             mem_util: 0.9,
             hbm_gbs: None,
             serve_tflops: None,
+            host_ms: 0.0,
             max_positions: None,
             attention: None,
             schedule: Schedule::OneFOneB,
@@ -496,12 +499,13 @@ impl Settings {
         })
     }
 
-    /// Prefill's achieved TFLOP/s after defaults: given, else the GPU's achieved τ,
-    /// twice it for FP8 weights on a GPU with FP8 tensor cores (compute capability
-    /// 8.9 and up: Ada, Hopper, Blackwell; their FP8 dense peak is twice BF16's).
+    /// Prefill's achieved TFLOP/s after defaults: given, else the GPU's measured
+    /// BF16 matmul ceiling ([`crate::catalog::Gpu::matmul_tflops`]), twice it for
+    /// FP8 weights on a GPU with FP8 tensor cores (compute capability 8.9 and up:
+    /// Ada, Hopper, Blackwell; their FP8 dense peak is twice BF16's).
     pub fn resolved_serve_tflops(&self) -> f64 {
         let fp8 = self.inference_dtype == InferenceDtype::Fp8 && self.gpu.sm >= 89;
-        self.serve_tflops.unwrap_or(self.tflops.unwrap_or(self.gpu.achieved_tflops) * if fp8 { 2.0 } else { 1.0 })
+        self.serve_tflops.unwrap_or(self.gpu.matmul_tflops() * if fp8 { 2.0 } else { 1.0 })
     }
 
     /// Allocator fragmentation after defaults, % of the formulas' total: 0
@@ -680,6 +684,7 @@ impl Settings {
                 mem_util: self.mem_util,
                 hbm_bytes_per_s: self.hbm_gbs.unwrap_or(self.gpu.achieved_hbm_gbs()) * 1e9,
                 flops_per_gpu: self.resolved_serve_tflops() * 1e12,
+                host_seconds: self.host_ms / 1e3,
             },
             attention: self.resolved_attention(),
             schedule: self.schedule,

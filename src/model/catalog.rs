@@ -31,6 +31,10 @@ pub struct Gpu {
     pub hbm_source: &'static str,
     /// The share of it a decode step reaches (weights and KV cache streamed once per step).
     pub hbm_share: Share,
+    /// The share of the dense peak a large BF16 matrix product reaches (the
+    /// measured maximum achievable matmul FLOP/s): the rate of prefill, whose
+    /// prompt makes every projection a large GEMM.
+    pub matmul: Share,
     /// Default price per GPU-hour in US dollars: an editable assumption.
     pub usd_per_hour: f64,
     pub price_source: &'static str,
@@ -47,6 +51,10 @@ impl Gpu {
     /// The memory bandwidth decode reaches by default, GB/s: the datasheet's × the achieved share.
     pub fn achieved_hbm_gbs(&self) -> f64 {
         self.hbm_gbs * self.hbm_share.share
+    }
+    /// The BF16 matmul rate prefill reaches by default, TFLOP/s: the peak × the measured share.
+    pub fn matmul_tflops(&self) -> f64 {
+        self.peak_tflops * self.matmul.share
     }
     /// Usable bytes: what the driver reports (an "80 GB" A100: 81 920 MiB = 80 GiB).
     pub fn mem_bytes(&self) -> f64 {
@@ -81,6 +89,10 @@ const MIB: f64 = 1_048_576.0;
 /// (A100 80GB 0.858, A100 40GB 0.871, H800 0.896, GB200 0.92, H200 0.933, H100 SXM 0.949): 0.908.
 const MEDIAN_SHARE: f64 = 0.908;
 
+/// Where no matmul ceiling was measured: the median of the measured NVIDIA
+/// shares (H100 SXM 0.801, A100 PCIe 0.822, GH200 0.830, A100 SXM 0.859): 0.826.
+const MEDIAN_MATMUL_SHARE: f64 = 0.826;
+
 pub static GPUS: &[Gpu] = &[
     Gpu {
         name: "a100-80gb",
@@ -97,6 +109,7 @@ pub static GPUS: &[Gpu] = &[
         hbm_gbs: 2039.0,
         hbm_source: "NVIDIA A100 datasheet: A100 80GB SXM 2,039 GB/s",
         hbm_share: Share { share: 1.75 / 2.039, source: "Azure AI-benchmarking-guide, ND A100 v4: BabelStream Dot (a read) 1.75 TB/s of the datasheet's 2.039" },
+        matmul: Share { share: 267.9 / 312.0, source: "stas00/ml-engineering, compute/accelerator/README.md, § Maximum Achievable Matmul FLOPS comparison table (BF16 matmul, the best shape found): A100 SXM 267.9 of 312 TFLOP/s (CUDA 12.1)" },
         usd_per_hour: 1.39,
         price_source: "RunPod A100 SXM, 2026-03-10 (deploybase.ai)",
     },
@@ -115,6 +128,7 @@ pub static GPUS: &[Gpu] = &[
         hbm_gbs: 1555.0,
         hbm_source: "NVIDIA A100 datasheet: A100 40GB SXM 1,555 GB/s",
         hbm_share: Share { share: 1355.0 / 1555.0, source: "PTsolvers/gpu-workshop-JuliaCon23#7: memcopy measured 1355 GB/s on an A100 40GB, of 1555" },
+        matmul: Share { share: 267.9 / 312.0, source: "stas00/ml-engineering, compute/accelerator/README.md, § Maximum Achievable Matmul FLOPS comparison table (BF16 matmul, the best shape found): A100 SXM 267.9 of 312 TFLOP/s (CUDA 12.1), the same chip with 80 GB" },
         usd_per_hour: 1.48,
         price_source: "Lambda 1× A100 40GB, 2026-05-07 (techbytes.app)",
     },
@@ -133,6 +147,7 @@ pub static GPUS: &[Gpu] = &[
         hbm_gbs: 3350.0,
         hbm_source: "NVIDIA H100 datasheet: H100 SXM 3.35 TB/s",
         hbm_share: Share { share: 3.18 / 3.35, source: "Azure AI-benchmarking-guide, ND H100 v5: BabelStream Dot (a read) 3.18 TB/s of 3.35" },
+        matmul: Share { share: 792.1 / 989.0, source: "stas00/ml-engineering, compute/accelerator/README.md, § Maximum Achievable Matmul FLOPS comparison table (BF16 matmul, the best shape found): H100 SXM 792.1 of 989 TFLOP/s (CUDA 12.1)" },
         usd_per_hour: 2.69,
         price_source: "RunPod H100 SXM, 2026-05-22 (spheron.network)",
     },
@@ -151,6 +166,7 @@ pub static GPUS: &[Gpu] = &[
         hbm_gbs: 2000.0,
         hbm_source: "NVIDIA H100 PCIe product brief PB-11133-001: 2 TB/s",
         hbm_share: Share { share: 3.18 / 3.35, source: "assumption: the H100 SXM's measured share (BabelStream Dot 3.18 of 3.35 TB/s); none measured on the PCIe card" },
+        matmul: Share { share: MEDIAN_MATMUL_SHARE, source: "assumption: none measured on the PCIe card; the median of the measured NVIDIA shares (0.80–0.86)" },
         usd_per_hour: 2.86,
         price_source: "Lambda 1× H100 PCIe, 2026-05-07 (techbytes.app)",
     },
@@ -169,6 +185,7 @@ pub static GPUS: &[Gpu] = &[
         hbm_gbs: 4800.0,
         hbm_source: "NVIDIA H200 product page: 4.8 TB/s",
         hbm_share: Share { share: 4.48 / 4.8, source: "Azure AI-benchmarking-guide, ND H200 v5: BabelStream Dot (a read) 4.48 TB/s of 4.8" },
+        matmul: Share { share: 821.0 / 989.0, source: "stas00/ml-engineering, compute/accelerator/README.md, § Maximum Achievable Matmul FLOPS comparison table (BF16 matmul, the best shape found): the GH200's Hopper GPU 821.0 of 989 TFLOP/s (CUDA 12.5), the H200's chip" },
         usd_per_hour: 3.59,
         price_source: "RunPod H200, 2026-03-10 (deploybase.ai)",
     },
@@ -187,6 +204,7 @@ pub static GPUS: &[Gpu] = &[
         hbm_gbs: 3350.0,
         hbm_source: "assumption: H100 SXM's HBM3, 3.35 TB/s (no datasheet found)",
         hbm_share: Share { share: 3000.0 / 3350.0, source: "deepseek-ai/FlashMLA README: up to 3000 GB/s memory-bound on the H800 SXM5, of 3.35 TB/s" },
+        matmul: Share { share: 792.1 / 989.0, source: "stas00/ml-engineering, compute/accelerator/README.md, § Maximum Achievable Matmul FLOPS comparison table (BF16 matmul, the best shape found): H100 SXM 792.1 of 989 TFLOP/s, the H800's chip" },
         usd_per_hour: 2.69,
         price_source: "assumption: H100 SXM's price (a China-market part, no public on-demand price)",
     },
@@ -205,6 +223,7 @@ pub static GPUS: &[Gpu] = &[
         hbm_gbs: 8000.0,
         hbm_source: "NVIDIA HGX B200 specifications: 64 TB/s for 8 GPUs, 8 TB/s each",
         hbm_share: Share { share: 0.92, source: "Azure HPC blog (GB200): 7.35 TB/s HBM bandwidth utilization, 92 % efficiency" },
+        matmul: Share { share: MEDIAN_MATMUL_SHARE, source: "assumption: none measured in the table; the median of the measured NVIDIA shares (0.80–0.86)" },
         usd_per_hour: 5.98,
         price_source: "RunPod B200, 2026-03-10 (deploybase.ai); $3.75–6.25 across providers",
     },
@@ -223,6 +242,7 @@ pub static GPUS: &[Gpu] = &[
         hbm_gbs: 5300.0,
         hbm_source: "AMD Instinct MI300X data sheet: 5.3 TB/s",
         hbm_share: Share { share: MEDIAN_SHARE, source: "assumption: no measurement found; the median of the measured NVIDIA GPUs' shares (0.86–0.95)" },
+        matmul: Share { share: 781.9 / 1300.0, source: "stas00/ml-engineering, compute/accelerator/README.md, § Maximum Achievable Matmul FLOPS comparison table (BF16 matmul, the best shape found): MI300X 781.9 of 1300 TFLOP/s (ROCm 6.2)" },
         usd_per_hour: 1.99,
         price_source: "median MI300X on-demand price, 2026-05-18 (cliffcenter.com)",
     },
@@ -241,6 +261,7 @@ pub static GPUS: &[Gpu] = &[
         hbm_gbs: 6000.0,
         hbm_source: "AMD Instinct MI325X data sheet: 6 TB/s",
         hbm_share: Share { share: MEDIAN_SHARE, source: "assumption: no measurement found; the median of the measured NVIDIA GPUs' shares (0.86–0.95)" },
+        matmul: Share { share: 781.9 / 1300.0, source: "assumption: the MI300X's measured share, the same CDNA 3 chip (stas00/ml-engineering, compute/accelerator/README.md, § Maximum Achievable Matmul FLOPS comparison table (BF16 matmul, the best shape found): 781.9 of 1300)" },
         usd_per_hour: 1.95,
         price_source: "TensorWave MI325X, 2026-05-18 (cliffcenter.com)",
     },
@@ -259,6 +280,7 @@ pub static GPUS: &[Gpu] = &[
         hbm_gbs: 864.0,
         hbm_source: "NVIDIA L40S datasheet: 864 GB/s",
         hbm_share: Share { share: MEDIAN_SHARE, source: "assumption: no measurement found; the median of the measured GPUs' shares (0.86–0.95)" },
+        matmul: Share { share: MEDIAN_MATMUL_SHARE, source: "assumption: none measured; the median of the measured NVIDIA shares (0.80–0.86)" },
         usd_per_hour: 0.79,
         price_source: "RunPod L40S, 2026-03-10 (deploybase.ai)",
     },
@@ -277,6 +299,7 @@ pub static GPUS: &[Gpu] = &[
         hbm_gbs: 1008.0,
         hbm_source: "NVIDIA Ada Lovelace architecture whitepaper: RTX 4090 1,008 GB/s",
         hbm_share: Share { share: MEDIAN_SHARE, source: "assumption: no measurement found (a copy benchmark reported more than the datasheet: the L2 cache); the median of the measured GPUs' shares" },
+        matmul: Share { share: MEDIAN_MATMUL_SHARE, source: "assumption: none measured; the median of the measured NVIDIA shares (0.80–0.86)" },
         usd_per_hour: 0.34,
         price_source: "RunPod RTX 4090, 2026-03-10 (deploybase.ai)",
     },
@@ -295,6 +318,7 @@ pub static GPUS: &[Gpu] = &[
         hbm_gbs: 900.0,
         hbm_source: "NVIDIA V100 datasheet: SXM2 900 GB/s",
         hbm_share: Share { share: MEDIAN_SHARE, source: "assumption: no measurement found; the median of the measured GPUs' shares (0.86–0.95)" },
+        matmul: Share { share: MEDIAN_MATMUL_SHARE, source: "assumption: none measured; the median of the measured NVIDIA shares (0.80–0.86)" },
         usd_per_hour: 1.57,
         price_source: "a blended V100 32GB price index, 2026-04-06 (signwl.com)",
     },

@@ -362,6 +362,8 @@ pub struct Serving {
     pub hbm_bytes_per_s: f64,
     /// Achieved dense FLOP/s per GPU of prefill (the FP8 rate for FP8 weights on a GPU with FP8 tensor cores).
     pub flops_per_gpu: f64,
+    /// The engine's host time per step that the GPU waits for, seconds (0: overlapped).
+    pub host_seconds: f64,
 }
 
 /// Micro-batches per step that reach a global batch of `g` sequences with

@@ -6,5 +6,6 @@
 pub mod explain;
 pub mod json;
 pub mod report;
+pub mod serving_validation;
 pub mod throughput;
 pub mod validation;

@@ -578,7 +578,7 @@ impl Serialize for Report {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let c = &self.config;
         let m = &self.per_gpu;
-        let mut o = s.serialize_struct("Report", 108)?;
+        let mut o = s.serialize_struct("Report", 109)?;
         o.serialize_field("params", &p(c.params))?;
         o.serialize_field("active_params", &p(c.active_params))?;
         o.serialize_field("tokens", &c.tokens.get())?;
@@ -613,6 +613,7 @@ impl Serialize for Report {
         o.serialize_field("mem_util", &c.serving.mem_util)?;
         o.serialize_field("hbm_gbs", &(c.serving.hbm_bytes_per_s / 1e9))?;
         o.serialize_field("serve_tflops", &(c.serving.flops_per_gpu / 1e12))?;
+        o.serialize_field("host_ms", &(c.serving.host_seconds * 1e3))?;
         o.serialize_field("flops", &self.flops().get())?;
         o.serialize_field("flops_with_attention", &compute::flops_with_attention(c).get())?;
         o.serialize_field("gpu_hours", &self.gpu_hours())?;

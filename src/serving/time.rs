@@ -5,6 +5,11 @@
 //! 2022; Williams et al. 2009, "Roofline"). Prefill computes a prompt's
 //! tokens together. Tensor parallelism adds two all-reduces per layer
 //! (Shoeybi et al. 2019, §3), pipeline stages a hop between neighbours.
+//!
+//! Beyond the roofline, two fixed costs that measured decode shows: every
+//! kernel of a step takes a few microseconds however little it reads
+//! ([`kernel_seconds`]), and an engine whose scheduler does not overlap the GPU
+//! makes it wait for the host's work between steps (`host-ms`).
 
 use super::memory::{kv_bytes_per_token_per_gpu, stage_layers, weight_bytes_per_gpu};
 use super::Bound;
@@ -23,7 +28,11 @@ pub struct Step {
     pub tp_comm: f64,
     /// The hops between pipeline stages.
     pub pp_comm: f64,
-    /// max(memory, compute) + tp_comm + pp_comm: the time per output token.
+    /// The kernels' fixed time, every stage ([`kernel_seconds`]).
+    pub kernels: f64,
+    /// The engine's host time the GPU waits for (`host-ms`).
+    pub host: f64,
+    /// max(memory, compute) + kernels + tp_comm + pp_comm + host: the time per output token.
     pub total: f64,
 }
 
@@ -119,6 +128,51 @@ fn link_bytes_per_s(c: &Config) -> f64 {
     }
 }
 
+/// The kernels one dense decoder layer launches in a step, as vLLM runs a
+/// Llama layer (`vllm/model_executor/models/llama.py` @0035bdf): the fused
+/// add + RMSNorm, the QKV projection, rotary, the cache write
+/// (`reshape_and_cache_flash`), attention, the output projection, the second
+/// fused add + RMSNorm, gate_up, SiLU-and-multiply, down.
+pub const DENSE_LAYER_KERNELS: f64 = 10.0;
+
+/// A mixture-of-experts layer's MLP as vLLM's `fused_moe` runs it instead of
+/// the dense three (gate_up, activation, down): the router's GEMM,
+/// `topk_softmax`, `moe_align_block_size`, the grouped w13 GEMM, the
+/// activation, the grouped w2 GEMM and `moe_sum`: four more kernels, and the
+/// shared experts' dense three where there are any.
+pub const MOE_EXTRA_KERNELS: f64 = 4.0;
+
+/// Once per step: the embedding lookup, the final norm, the output layer and
+/// the sampler's argmax.
+pub const STEP_KERNELS: f64 = 4.0;
+
+/// The fixed time of one kernel in a CUDA-graph replay, seconds: its launch
+/// gap, the memory's latency before the stream reaches full rate, and the last
+/// wave's tail. cuBLAS's bf16 matrix-vector product on an H100 inside a CUDA
+/// graph took 46.0 µs for 12288×5376 and 150.5 µs for 43008×5376 (vLLM PR
+/// #49363, `bench_fp8_gemm.py`, M = 1: 2.870 and 3.072 TFLOP/s): t = 4.2 µs +
+/// bytes ÷ 3.16 TB/s. Hazy Research (2025, "Look Ma, No Bubbles!") measures
+/// the launch alone at 1.3 µs in a graph and counts "an optimistic 5 us of
+/// stalling per kernel".
+pub const KERNEL_FLOOR_S: f64 = 4.2e-6;
+
+/// The kernels of one step on the busiest stage: ⌈L/p⌉ layers of
+/// [`DENSE_LAYER_KERNELS`] (a MoE layer's [`MOE_EXTRA_KERNELS`] more, its
+/// shared experts' three more), and the step's own [`STEP_KERNELS`] once.
+pub fn kernels_per_step(c: &Config) -> f64 {
+    let a = c.arch;
+    let layers = stage_layers(c);
+    let moe_share = if a.is_moe() { a.moe_layers() / a.layers.max(1) as f64 } else { 0.0 };
+    let shared = if a.shared_experts > 0 { 3.0 } else { 0.0 };
+    let per_layer = DENSE_LAYER_KERNELS + moe_share * (MOE_EXTRA_KERNELS + shared);
+    layers * per_layer + STEP_KERNELS
+}
+
+/// The kernels' fixed time of one stage-step: [`kernels_per_step`] × [`KERNEL_FLOOR_S`].
+pub fn kernel_seconds(c: &Config) -> f64 {
+    kernels_per_step(c) * KERNEL_FLOOR_S
+}
+
 /// One stage of a step over `tokens` tokens at once (`new` of them new, each
 /// attending over `context` tokens): its memory side, its arithmetic and its
 /// all-reduces. The stage holds ⌈L/p⌉ layers and 1/p of the weights.
@@ -159,8 +213,16 @@ fn decode_step_of(c: &Config, m: f64, context: f64) -> Step {
     // QKᵀ and the scores times V: 2 FLOPs per multiply-add, a·d_head wide, over the context, per layer.
     let attention = 4.0 * m * context * stage_layers(c) * a.attention_width();
     let (memory, compute, comm) = stage(c, m, weight_bytes_read(c, m), kv, attention);
-    let step = Step { memory: p * memory, compute: p * compute, tp_comm: p * comm, pp_comm: hops(c, m), total: 0.0 };
-    Step { total: step.memory.max(step.compute) + step.tp_comm + step.pp_comm, ..step }
+    let step = Step {
+        memory: p * memory,
+        compute: p * compute,
+        tp_comm: p * comm,
+        pp_comm: hops(c, m),
+        kernels: p * kernel_seconds(c),
+        host: c.serving.host_seconds,
+        total: 0.0,
+    };
+    Step { total: step.memory.max(step.compute) + step.kernels + step.tp_comm + step.pp_comm + step.host, ..step }
 }
 
 /// Prefill of one prompt of `n` tokens: 2·P_active·n plus the causal
@@ -168,22 +230,31 @@ fn decode_step_of(c: &Config, m: f64, context: f64) -> Step {
 /// n² under the causal mask), against reading the weights once and writing the
 /// prompt's cache, stage after stage.
 pub fn prefill_seconds(c: &Config, n: u64) -> f64 {
+    batch_prefill_seconds(c, 1, n)
+}
+
+/// Prefill of `b` prompts of `n` tokens in one forward pass (a static batch,
+/// as TensorRT-LLM's and vLLM's latency benchmarks run it): b·n tokens through
+/// the weights, read once, and each prompt's own causal attention.
+pub fn batch_prefill_seconds(c: &Config, b: u64, n: u64) -> f64 {
     let p = c.serving.serve_pp as f64;
-    let n = n as f64;
-    let attention = 2.0 * stage_layers(c) * c.arch.attention_width() * n * n;
-    let kv = n * kv_bytes_per_token_per_gpu(c);
-    let (memory, compute, comm) = stage(c, n, weight_bytes_per_gpu(c), kv, attention);
-    p * (memory.max(compute) + comm) + hops(c, n)
+    let (b, n) = (b as f64, n as f64);
+    let attention = b * 2.0 * stage_layers(c) * c.arch.attention_width() * n * n;
+    let kv = b * n * kv_bytes_per_token_per_gpu(c);
+    let (memory, compute, comm) = stage(c, b * n, weight_bytes_per_gpu(c), kv, attention);
+    p * (memory.max(compute) + kernel_seconds(c) + comm) + hops(c, b * n)
 }
 
 /// Time to the first token: the prompt's prefill, in one engine step beside the
 /// running sequences' decode when there are others (vLLM V1 schedules the
 /// running requests' decode first and new prompts in the same step, chunked
-/// prefill), so that step's decode time too. No queue: the request is
-/// scheduled in the step after it arrives.
+/// prefill), so that step's decode time too, and the host's time of one step.
+/// No queue: the request is scheduled in the step after it arrives.
 pub fn ttft_seconds(c: &Config) -> f64 {
     let b = c.serving.batch;
-    prefill_seconds(c, c.serving.prompt_tokens) + if b > 1 { decode_step(c, b - 1).total } else { 0.0 }
+    // The others' decode step counts the host's time; alone, the step is the host's and the prefill's.
+    let step = if b > 1 { decode_step(c, b - 1).total } else { c.serving.host_seconds };
+    prefill_seconds(c, c.serving.prompt_tokens) + step
 }
 
 /// The batch at which decode turns compute-bound at a short context: where

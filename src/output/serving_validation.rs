@@ -1,0 +1,620 @@
+//! How close serving's time is to reality: measured decode and first-token
+//! times, published by the engines' authors and by others, beside what the
+//! serving core ([`crate::serving`]) gives for the same run at the GPU's
+//! default rates (its measured bandwidth share and matmul ceiling, the
+//! kernels' floor): nothing is taken from the rows themselves.
+//!
+//! Each row keeps its engine and version: an engine's kernels are part of the
+//! figure. Rows whose setup is partly inferred are shown and not counted; a
+//! row beyond [`ROW_LIMIT`] names what the calculator leaves out ([`Gap`]).
+//! `docs/research/serving-validation.md` has each source's setup.
+
+use crate::serving::{evaluate, time, ServingReport};
+use crate::Config;
+
+/// The engine that ran the row (named as its source names it, the same in every language).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Engine {
+    /// PyTorch's gpt-fast: `torch.compile` with CUDA graphs, batch 1.
+    GptFast,
+    /// torchao's gpt-fast-style `generate.py`, batch 1.
+    Torchao,
+    TensorrtLlm,
+    /// NVIDIA NIM, TensorRT-LLM inside.
+    Nim,
+    Vllm,
+    LlamaCpp,
+}
+
+impl Engine {
+    pub fn name(self) -> &'static str {
+        match self {
+            Engine::GptFast => "gpt-fast",
+            Engine::Torchao => "torchao",
+            Engine::TensorrtLlm => "TensorRT-LLM",
+            Engine::Nim => "NVIDIA NIM",
+            Engine::Vllm => "vLLM",
+            Engine::LlamaCpp => "llama.cpp",
+        }
+    }
+}
+
+/// What the published figure measures, and so which of the core's numbers predicts it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Measure {
+    /// Time per output token (inter-token latency) at the row's batch.
+    Tpot,
+    /// Time to the first token of one request (a benchmark with one output token: the prefill).
+    Ttft,
+    /// Seconds per generated token over a whole request, its prefill included
+    /// (gpt-fast's and torchao's tokens/s at batch 1): request time ÷ output tokens.
+    PerToken,
+    /// A static batch's mean step (TensorRT-LLM's `gptSessionBenchmark`: batch ×
+    /// output tokens in total time): the batch's prefill and every decode step, ÷ output tokens.
+    StaticStep,
+}
+
+impl Measure {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Measure::Tpot => "tpot",
+            Measure::Ttft => "ttft",
+            Measure::PerToken => "per-token",
+            Measure::StaticStep => "static-step",
+        }
+    }
+
+    /// The core's figure for this measure, seconds.
+    pub fn predicted(self, c: &Config, r: &ServingReport) -> f64 {
+        let s = &c.serving;
+        let out = s.output_tokens as f64;
+        match self {
+            Measure::Tpot => r.tpot_seconds,
+            Measure::Ttft => r.ttft_seconds,
+            Measure::PerToken => r.request_seconds / out,
+            Measure::StaticStep => {
+                (time::batch_prefill_seconds(c, s.batch, s.prompt_tokens) + out * r.tpot_seconds) / out
+            }
+        }
+    }
+
+    /// Whether this is decode at batch 1 (the issue's own threshold).
+    pub fn batch_one_decode(self, c: &Config) -> bool {
+        c.serving.batch == 1 && matches!(self, Measure::Tpot | Measure::PerToken)
+    }
+}
+
+/// What the calculator knowingly leaves out for a row (the page says it in its language).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Gap {
+    /// FP8 prefill at the tensor cores' 2× of the BF16 matmul ceiling, where
+    /// TensorRT-LLM 0.8 measured about 1.2×: no FP8 matmul ceiling is published beside BF16's.
+    Fp8Prefill,
+    /// A 128-token prompt's GEMMs are one tile tall: they reach neither the
+    /// bandwidth nor the matmul ceiling (the shape's own rate is issue 39's).
+    ShortPrompt,
+    /// llama.cpp's F16 path (May 2024) decodes no faster on a 2 TB/s A100 or
+    /// H100 PCIe than on a 1 TB/s RTX 4090: its kernel, not the memory, bounds it.
+    LlamaCppF16,
+    /// Near the crossover batch the roofline lets the arithmetic hide the
+    /// memory traffic whole; GEMMs of 64–128 rows reach neither ceiling.
+    NearCrossover,
+}
+
+impl Gap {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Gap::Fp8Prefill => "fp8-prefill",
+            Gap::ShortPrompt => "short-prompt",
+            Gap::LlamaCppF16 => "llama-cpp-f16",
+            Gap::NearCrossover => "near-crossover",
+        }
+    }
+}
+
+/// One measured run.
+#[derive(Clone, Copy, Debug)]
+pub struct Row {
+    /// A stable name.
+    pub name: &'static str,
+    pub engine: Engine,
+    /// The engine's version or date, as the source gives it.
+    pub version: &'static str,
+    /// The model as its source names it.
+    pub model: &'static str,
+    /// The run, as a link's query (model, GPU, format, replica, batch, prompt and output tokens).
+    pub query: &'static str,
+    pub measure: Measure,
+    /// The published figure, seconds.
+    pub measured: f64,
+    pub source: &'static str,
+    /// Part of the setup is inferred (shown, not counted).
+    pub inferred: bool,
+    pub gap: Option<Gap>,
+}
+
+/// The largest |error| a counted row may have without its [`Gap`].
+pub const ROW_LIMIT: f64 = 0.35;
+/// The median |error| over the counted rows.
+pub const MEDIAN_LIMIT: f64 = 0.15;
+/// The median |error| over the counted rows of decode at batch 1.
+pub const BATCH_ONE_LIMIT: f64 = 0.10;
+
+const GPT_FAST: &str = "https://github.com/pytorch-labs/gpt-fast/blob/32971d3129541c5bfb4f715abc33d1c5f408d204/README.md";
+const TORCHAO: &str =
+    "https://github.com/pytorch/ao/blob/bac039fc84867e128db860107ae21283ef1a763e/torchao/quantization/README.md";
+const TRT_08: &str = "https://github.com/NVIDIA/TensorRT-LLM/blob/v0.8.0/docs/source/performance.md";
+const VLLM_FP8_KV: &str = "https://github.com/vllm-project/vllm-project.github.io/blob/5ffe2dd543a30f34309d71d8374803612223e9fb/_posts/2026-04-22-fp8-kvcache.md";
+const LLAMA_CPP_2024: &str =
+    "https://github.com/XiongjieDai/GPU-Benchmarks-on-LLM-Inference/blob/aa72e0ec/README.md";
+const LLAMA_CPP_15131: &str = "https://github.com/ggml-org/llama.cpp/pull/15131";
+const NIM_18: &str = "https://docs.nvidia.com/nim/benchmarking/llm/1.0.0/performance.html";
+
+/// gpt-fast's README: 8 A100-80GB power-limited to 330 W, batch 1, a 5-token
+/// prompt, `generate.py`'s default 200 new tokens, bf16 weights, `--compile`.
+macro_rules! gpt_fast {
+    ($rest:literal) => {
+        concat!("gpu=a100-80gb&inference-dtype=bf16&prompt-tokens=5&output-tokens=200&", $rest)
+    };
+}
+
+/// TensorRT-LLM 0.8.0's tables: FP16 weights and cache on the A100, FP8 weights
+/// and cache (`quant_algo` and `kv_cache_quant_algo` FP8) on the H100, H200 and L40S.
+macro_rules! trt_fp8 {
+    ($rest:literal) => {
+        concat!("inference-dtype=fp8&kv-dtype=fp8&", $rest)
+    };
+}
+
+const fn row(
+    name: &'static str,
+    engine: Engine,
+    version: &'static str,
+    model: &'static str,
+    query: &'static str,
+    measure: Measure,
+    measured: f64,
+    source: &'static str,
+) -> Row {
+    Row { name, engine, version, model, query, measure, measured, source, inferred: false, gap: None }
+}
+
+const fn gpt_fast(name: &'static str, model: &'static str, query: &'static str, tokens_per_second: f64) -> Row {
+    row(name, Engine::GptFast, "Sep 2024", model, query, Measure::PerToken, 1.0 / tokens_per_second, GPT_FAST)
+}
+
+const fn trt(name: &'static str, model: &'static str, query: &'static str, measure: Measure, seconds: f64) -> Row {
+    row(name, Engine::TensorrtLlm, "0.8.0", model, query, measure, seconds, TRT_08)
+}
+
+/// A static batch of TensorRT-LLM 0.8.0: its output tokens/s per GPU, as a mean step of b sequences on t GPUs.
+const fn trt_static(name: &'static str, model: &'static str, query: &'static str, b: f64, t: f64, per_gpu: f64) -> Row {
+    trt(name, model, query, Measure::StaticStep, b / (per_gpu * t))
+}
+
+const fn with_gap(r: Row, gap: Gap) -> Row {
+    Row { gap: Some(gap), ..r }
+}
+
+const fn inferred(r: Row) -> Row {
+    Row { inferred: true, ..r }
+}
+
+/// The vLLM post's fitted batch-1 ITL on an H100, ms: intercept + slope × input length.
+const fn vllm_fit(intercept_ms: f64, slope_ms: f64, input: f64) -> f64 {
+    (intercept_ms + slope_ms * input) * 1e-3
+}
+
+/// The table. How the runs were chosen: every 16-bit and FP8 row of the
+/// sources whose model, GPU, format, replica, batch and lengths are stated
+/// (integer and 4-bit weight formats wait for their bandwidth shares, issue 37).
+pub static ROWS: &[Row] = &[
+    gpt_fast("gpt-fast-llama-2-7b", "Llama-2-7B", gpt_fast!("model=llama-2-7b"), 104.9),
+    gpt_fast("gpt-fast-llama-2-7b-tp2", "Llama-2-7B", gpt_fast!("model=llama-2-7b&serve-tp=2"), 168.84),
+    gpt_fast("gpt-fast-llama-2-7b-tp8", "Llama-2-7B", gpt_fast!("model=llama-2-7b&serve-tp=8"), 328.43),
+    gpt_fast("gpt-fast-llama-2-70b-tp2", "Llama-2-70B", gpt_fast!("model=llama-2-70b&serve-tp=2"), 21.32),
+    gpt_fast("gpt-fast-llama-2-70b-tp4", "Llama-2-70B", gpt_fast!("model=llama-2-70b&serve-tp=4"), 38.01),
+    gpt_fast("gpt-fast-llama-2-70b-tp8", "Llama-2-70B", gpt_fast!("model=llama-2-70b&serve-tp=8"), 62.50),
+    gpt_fast("gpt-fast-llama-3.1-8b", "Llama-3.1-8B", gpt_fast!("model=llama-3-8b"), 93.89),
+    gpt_fast("gpt-fast-llama-3.1-8b-tp2", "Llama-3.1-8B", gpt_fast!("model=llama-3-8b&serve-tp=2"), 149.10),
+    gpt_fast("gpt-fast-llama-3.1-8b-tp4", "Llama-3.1-8B", gpt_fast!("model=llama-3-8b&serve-tp=4"), 217.21),
+    gpt_fast("gpt-fast-llama-3.1-8b-tp8", "Llama-3.1-8B", gpt_fast!("model=llama-3-8b&serve-tp=8"), 276.01),
+    gpt_fast("gpt-fast-llama-3.1-70b-tp2", "Llama-3.1-70B", gpt_fast!("model=llama-3-70b&serve-tp=2"), 16.03),
+    gpt_fast("gpt-fast-llama-3.1-70b-tp4", "Llama-3.1-70B", gpt_fast!("model=llama-3-70b&serve-tp=4"), 37.45),
+    gpt_fast("gpt-fast-llama-3.1-70b-tp8", "Llama-3.1-70B", gpt_fast!("model=llama-3-70b&serve-tp=8"), 58.78),
+    gpt_fast("gpt-fast-mixtral-tp2", "Mixtral-8x7B", gpt_fast!("model=mixtral-8x7b&serve-tp=2"), 96.67),
+    gpt_fast("gpt-fast-mixtral-tp4", "Mixtral-8x7B", gpt_fast!("model=mixtral-8x7b&serve-tp=4"), 155.35),
+    gpt_fast("gpt-fast-mixtral-tp8", "Mixtral-8x7B", gpt_fast!("model=mixtral-8x7b&serve-tp=8"), 227.82),
+    // torchao's `generate.py`: the prompt "Hello, my name is" (6 tokens), 200 new tokens, --compile.
+    row(
+        "torchao-llama-2-7b-a100",
+        Engine::Torchao,
+        "Feb 2025",
+        "Llama-2-7B",
+        "model=llama-2-7b&gpu=a100-80gb&inference-dtype=bf16&prompt-tokens=6&output-tokens=200",
+        Measure::PerToken,
+        1.0 / 107.38,
+        TORCHAO,
+    ),
+    row(
+        "torchao-llama-3-8b-a100",
+        Engine::Torchao,
+        "Feb 2025",
+        "Llama-3-8B",
+        "model=llama-3-8b&gpu=a100-80gb&inference-dtype=bf16&prompt-tokens=6&output-tokens=200",
+        Measure::PerToken,
+        1.0 / 95.64,
+        TORCHAO,
+    ),
+    // "a single NVIDIA-H100 GPU": SXM or PCIe not said.
+    inferred(row(
+        "torchao-llama-3.1-8b-h100",
+        Engine::Torchao,
+        "Feb 2025",
+        "Llama-3.1-8B",
+        "model=llama-3-8b&gpu=h100-80gb&inference-dtype=bf16&prompt-tokens=6&output-tokens=200",
+        Measure::PerToken,
+        1.0 / 126.90,
+        TORCHAO,
+    )),
+    // TensorRT-LLM 0.8.0, first-token latency at batch 1 (one output token).
+    with_gap(
+        trt(
+            "trt-llama-2-7b-a100-128",
+            "Llama-2-7B",
+            "model=llama-2-7b&gpu=a100-80gb&prompt-tokens=128&output-tokens=1",
+            Measure::Ttft,
+            16.1e-3,
+        ),
+        Gap::ShortPrompt,
+    ),
+    trt(
+        "trt-llama-2-7b-a100-2048",
+        "Llama-2-7B",
+        "model=llama-2-7b&gpu=a100-80gb&prompt-tokens=2048&output-tokens=1",
+        Measure::Ttft,
+        120.5e-3,
+    ),
+    trt(
+        "trt-mistral-7b-a100-2048",
+        "Mistral-7B",
+        "model=mistral-7b&gpu=a100-80gb&prompt-tokens=2048&output-tokens=1",
+        Measure::Ttft,
+        128.7e-3,
+    ),
+    trt(
+        "trt-llama-2-70b-a100-tp8-2048",
+        "Llama-2-70B",
+        "model=llama-2-70b&gpu=a100-80gb&serve-tp=8&prompt-tokens=2048&output-tokens=1",
+        Measure::Ttft,
+        235.1e-3,
+    ),
+    with_gap(
+        trt(
+            "trt-llama-2-70b-a100-tp8-128",
+            "Llama-2-70B",
+            "model=llama-2-70b&gpu=a100-80gb&serve-tp=8&prompt-tokens=128&output-tokens=1",
+            Measure::Ttft,
+            35.6e-3,
+        ),
+        Gap::ShortPrompt,
+    ),
+    with_gap(
+        trt(
+            "trt-llama-2-7b-h100-128",
+            "Llama-2-7B",
+            trt_fp8!("model=llama-2-7b&gpu=h100-80gb&prompt-tokens=128&output-tokens=1"),
+            Measure::Ttft,
+            6.4e-3,
+        ),
+        Gap::ShortPrompt,
+    ),
+    with_gap(
+        trt(
+            "trt-llama-2-7b-h100-2048",
+            "Llama-2-7B",
+            trt_fp8!("model=llama-2-7b&gpu=h100-80gb&prompt-tokens=2048&output-tokens=1"),
+            Measure::Ttft,
+            31.0e-3,
+        ),
+        Gap::Fp8Prefill,
+    ),
+    with_gap(
+        trt(
+            "trt-mistral-7b-h100-2048",
+            "Mistral-7B",
+            trt_fp8!("model=mistral-7b&gpu=h100-80gb&prompt-tokens=2048&output-tokens=1"),
+            Measure::Ttft,
+            32.6e-3,
+        ),
+        Gap::Fp8Prefill,
+    ),
+    with_gap(
+        trt(
+            "trt-llama-2-70b-h100-tp8-2048",
+            "Llama-2-70B",
+            trt_fp8!("model=llama-2-70b&gpu=h100-80gb&serve-tp=8&prompt-tokens=2048&output-tokens=1"),
+            Measure::Ttft,
+            84.4e-3,
+        ),
+        Gap::Fp8Prefill,
+    ),
+    with_gap(
+        trt(
+            "trt-llama-2-7b-l40s-2048",
+            "Llama-2-7B",
+            trt_fp8!("model=llama-2-7b&gpu=l40s&prompt-tokens=2048&output-tokens=1"),
+            Measure::Ttft,
+            79.0e-3,
+        ),
+        Gap::Fp8Prefill,
+    ),
+    // TensorRT-LLM 0.8.0, static batches: output tokens/s per GPU.
+    trt_static(
+        "trt-llama-2-7b-a100-b32",
+        "Llama-2-7B",
+        "model=llama-2-7b&gpu=a100-80gb&batch=32&prompt-tokens=128&output-tokens=2048",
+        32.0,
+        1.0,
+        1518.0,
+    ),
+    trt_static(
+        "trt-llama-2-7b-a100-b16-2048",
+        "Llama-2-7B",
+        "model=llama-2-7b&gpu=a100-80gb&batch=16&prompt-tokens=2048&output-tokens=2048",
+        16.0,
+        1.0,
+        613.0,
+    ),
+    with_gap(
+        trt_static(
+            "trt-mistral-7b-a100-b120",
+            "Mistral-7B",
+            "model=mistral-7b&gpu=a100-80gb&batch=120&prompt-tokens=128&output-tokens=2048",
+            120.0,
+            1.0,
+            3812.0,
+        ),
+        Gap::NearCrossover,
+    ),
+    with_gap(
+        trt_static(
+            "trt-llama-2-70b-a100-tp4-b128",
+            "Llama-2-70B",
+            "model=llama-2-70b&gpu=a100-80gb&serve-tp=4&batch=128&prompt-tokens=128&output-tokens=2048",
+            128.0,
+            4.0,
+            595.0,
+        ),
+        Gap::NearCrossover,
+    ),
+    trt_static(
+        "trt-llama-2-7b-h100-b120",
+        "Llama-2-7B",
+        trt_fp8!("model=llama-2-7b&gpu=h100-80gb&batch=120&prompt-tokens=128&output-tokens=2048"),
+        120.0,
+        1.0,
+        6922.0,
+    ),
+    trt_static(
+        "trt-llama-2-7b-h100-b56-2048",
+        "Llama-2-7B",
+        trt_fp8!("model=llama-2-7b&gpu=h100-80gb&batch=56&prompt-tokens=2048&output-tokens=2048"),
+        56.0,
+        1.0,
+        2816.0,
+    ),
+    trt_static(
+        "trt-llama-2-7b-h200-b120",
+        "Llama-2-7B",
+        trt_fp8!("model=llama-2-7b&gpu=h200&batch=120&prompt-tokens=128&output-tokens=2048"),
+        120.0,
+        1.0,
+        8343.0,
+    ),
+    trt_static(
+        "trt-llama-2-7b-l40s-b64",
+        "Llama-2-7B",
+        trt_fp8!("model=llama-2-7b&gpu=l40s&batch=64&prompt-tokens=128&output-tokens=2048"),
+        64.0,
+        1.0,
+        1654.0,
+    ),
+    trt_static(
+        "trt-llama-2-70b-h100-tp2-b64",
+        "Llama-2-70B",
+        trt_fp8!("model=llama-2-70b&gpu=h100-80gb&serve-tp=2&batch=64&prompt-tokens=2048&output-tokens=2048"),
+        64.0,
+        2.0,
+        1020.0,
+    ),
+    trt_static(
+        "trt-llama-2-70b-h200-b64",
+        "Llama-2-70B",
+        trt_fp8!("model=llama-2-70b&gpu=h200&batch=64&prompt-tokens=2048&output-tokens=2048"),
+        64.0,
+        1.0,
+        1461.0,
+    ),
+    // vLLM 0.19.1 on "a single H100 GPU" (SXM or PCIe not said), concurrency 1,
+    // 128 output tokens, the post's fitted ITL at three input lengths.
+    inferred(row(
+        "vllm-llama-3.1-8b-1k",
+        Engine::Vllm,
+        "0.19.1",
+        "Llama-3.1-8B",
+        "model=llama-3-8b&gpu=h100-80gb&inference-dtype=bf16&prompt-tokens=1000&output-tokens=128",
+        Measure::Tpot,
+        vllm_fit(6.44, 4.37e-5, 1000.0),
+        VLLM_FP8_KV,
+    )),
+    inferred(row(
+        "vllm-llama-3.1-8b-32k",
+        Engine::Vllm,
+        "0.19.1",
+        "Llama-3.1-8B",
+        "model=llama-3-8b&gpu=h100-80gb&inference-dtype=bf16&prompt-tokens=32000&output-tokens=128",
+        Measure::Tpot,
+        vllm_fit(6.44, 4.37e-5, 32000.0),
+        VLLM_FP8_KV,
+    )),
+    inferred(row(
+        "vllm-llama-3.1-8b-125k",
+        Engine::Vllm,
+        "0.19.1",
+        "Llama-3.1-8B",
+        "model=llama-3-8b&gpu=h100-80gb&inference-dtype=bf16&prompt-tokens=125000&output-tokens=128",
+        Measure::Tpot,
+        vllm_fit(6.44, 4.37e-5, 125000.0),
+        VLLM_FP8_KV,
+    )),
+    inferred(row(
+        "vllm-llama-3.1-8b-125k-fp8-kv",
+        Engine::Vllm,
+        "0.19.1",
+        "Llama-3.1-8B",
+        "model=llama-3-8b&gpu=h100-80gb&inference-dtype=bf16&kv-dtype=fp8&prompt-tokens=125000&output-tokens=128",
+        Measure::Tpot,
+        vllm_fit(6.58, 2.37e-5, 125000.0),
+        VLLM_FP8_KV,
+    )),
+    // llama.cpp's llama-bench tg512 (512 tokens from an empty prompt), Llama 3 8B F16, May 2024.
+    row(
+        "llama-cpp-llama-3-8b-rtx-4090",
+        Engine::LlamaCpp,
+        "May 2024",
+        "Llama-3-8B",
+        "model=llama-3-8b&gpu=rtx-4090&prompt-tokens=1&output-tokens=512",
+        Measure::Tpot,
+        1.0 / 54.84,
+        LLAMA_CPP_2024,
+    ),
+    row(
+        "llama-cpp-llama-3-8b-l40s",
+        Engine::LlamaCpp,
+        "May 2024",
+        "Llama-3-8B",
+        "model=llama-3-8b&gpu=l40s&prompt-tokens=1&output-tokens=512",
+        Measure::Tpot,
+        1.0 / 43.69,
+        LLAMA_CPP_2024,
+    ),
+    with_gap(
+        row(
+            "llama-cpp-llama-3-8b-a100",
+            Engine::LlamaCpp,
+            "May 2024",
+            "Llama-3-8B",
+            "model=llama-3-8b&gpu=a100-80gb&prompt-tokens=1&output-tokens=512",
+            Measure::Tpot,
+            1.0 / 53.49,
+            LLAMA_CPP_2024,
+        ),
+        Gap::LlamaCppF16,
+    ),
+    with_gap(
+        row(
+            "llama-cpp-llama-3-8b-h100-pcie",
+            Engine::LlamaCpp,
+            "May 2024",
+            "Llama-3-8B",
+            "model=llama-3-8b&gpu=h100-pcie&prompt-tokens=1&output-tokens=512",
+            Measure::Tpot,
+            1.0 / 68.03,
+            LLAMA_CPP_2024,
+        ),
+        Gap::LlamaCppF16,
+    ),
+    // llama-bench pp512 in micro-batches of one token (`-ub 1`): 512 decode-sized steps, BF16, Aug 2025.
+    row(
+        "llama-cpp-llama-3-8b-bf16-rtx-4090",
+        Engine::LlamaCpp,
+        "Aug 2025",
+        "Llama-3-8B",
+        "model=llama-3-8b&gpu=rtx-4090&inference-dtype=bf16&prompt-tokens=1&output-tokens=512",
+        Measure::Tpot,
+        1.0 / 65.20,
+        LLAMA_CPP_15131,
+    ),
+    // NIM 1.8.0, "2 x H100 80G" (SXM not said), fp8, TP2, concurrency 1.
+    inferred(row(
+        "nim-llama-3.3-70b-tp2-500",
+        Engine::Nim,
+        "1.8.0",
+        "Llama-3.3-70B",
+        "model=llama-3-70b&gpu=h100-80gb&inference-dtype=fp8&serve-tp=2&prompt-tokens=500&output-tokens=2000",
+        Measure::Tpot,
+        18.91e-3,
+        NIM_18,
+    )),
+    inferred(row(
+        "nim-llama-3.3-70b-tp2-500-ttft",
+        Engine::Nim,
+        "1.8.0",
+        "Llama-3.3-70B",
+        "model=llama-3-70b&gpu=h100-80gb&inference-dtype=fp8&serve-tp=2&prompt-tokens=500&output-tokens=2000",
+        Measure::Ttft,
+        47.77e-3,
+        NIM_18,
+    )),
+    inferred(row(
+        "nim-llama-3.3-70b-tp2-5000",
+        Engine::Nim,
+        "1.8.0",
+        "Llama-3.3-70B",
+        "model=llama-3-70b&gpu=h100-80gb&inference-dtype=fp8&serve-tp=2&prompt-tokens=5000&output-tokens=500",
+        Measure::Tpot,
+        18.58e-3,
+        NIM_18,
+    )),
+];
+
+/// A row evaluated.
+#[derive(Clone, Copy, Debug)]
+pub struct Checked {
+    pub row: &'static Row,
+    /// The core's figure, seconds.
+    pub predicted: f64,
+    /// Decode at batch 1 (the batch-1 threshold's rows).
+    pub batch_one_decode: bool,
+}
+
+impl Checked {
+    pub fn error(&self) -> f64 {
+        self.predicted / self.row.measured - 1.0
+    }
+    /// Whether the row counts for the thresholds: its setup fully published.
+    pub fn counts(&self) -> bool {
+        !self.row.inferred
+    }
+    /// Within the row limit, or its gap named, or not counted.
+    pub fn within(&self) -> bool {
+        !self.counts() || self.row.gap.is_some() || self.error().abs() <= ROW_LIMIT
+    }
+}
+
+/// The row's configuration (`None` if its query no longer loads, which a test forbids).
+pub fn config(row: &Row) -> Option<Config> {
+    let (state, errors) = crate::link::load(row.query);
+    if !errors.is_empty() {
+        return None;
+    }
+    state.settings.resolve().ok()
+}
+
+/// Evaluates a row.
+pub fn check(row: &'static Row) -> Option<Checked> {
+    let c = config(row)?;
+    let r = evaluate(&c);
+    Some(Checked { row, predicted: row.measure.predicted(&c, &r), batch_one_decode: row.measure.batch_one_decode(&c) })
+}
+
+/// Every row, evaluated.
+pub fn table() -> Vec<Checked> {
+    ROWS.iter().filter_map(check).collect()
+}
+
+/// The median |error| of the counted rows that `keep` selects.
+pub fn median_error(rows: &[Checked], keep: impl Fn(&Checked) -> bool) -> f64 {
+    crate::validation::median(rows.iter().filter(|r| r.counts() && keep(r)).map(|r| r.error().abs()))
+}
