@@ -1424,13 +1424,15 @@ fn serving_moe_reads_the_experts_its_batch_touches() {
 }
 
 /// The engine's budget (vLLM's `determine_available_memory`): mem-util × the
-/// GPU's memory less the weights and the reserve is the KV pool; max
+/// memory CUDA reports (79.19 GiB on an H100 80GB, whose nvidia-smi shows
+/// 81,559 MiB) less the weights and the reserve is the KV pool; max
 /// concurrency is its tokens over prompt + output, in blocks of 16.
 #[test]
 fn serving_kv_pool_and_concurrency() {
     let r = eval(&[("model", "llama-3-8b"), ("gpu", "h100-80gb"), ("mem-util", "0.9")]);
     let s = &r.serving;
-    let budget = 0.9 * r.config.system.gpu_mem_bytes;
+    assert_eq!(r.config.system.gpu_mem_bytes, 81_559.0 * 1_048_576.0);
+    let budget = 0.9 * 79.19 * 1_073_741_824.0;
     assert_close(s.kv_pool_bytes, budget - s.weights_bytes - s.engine_reserve_bytes, 1e-12, "pool");
     assert_eq!(s.kv_pool_tokens, (s.kv_pool_bytes / 131_072.0).floor());
     assert_eq!(s.kv_pool_blocks, (s.kv_pool_tokens / 16.0).floor());

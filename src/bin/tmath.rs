@@ -266,7 +266,7 @@ fn receipt(r: &Report) -> String {
         "  KV pool per GPU            {} GB   = {} × {} GB − weights − engine reserve {} GB: {} tokens, max concurrency {}{}\n",
         gb(tmath::Bytes(v.kv_pool_bytes)),
         sv.mem_util,
-        format_sig(c.system.gpu_mem_bytes / 1e9),
+        format_sig(tmath::serving::memory::engine_total_bytes(c) / 1e9),
         format_sig(v.engine_reserve_bytes / 1e9),
         format_count(v.kv_pool_tokens),
         format_sig(v.max_concurrency),

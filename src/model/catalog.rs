@@ -20,6 +20,9 @@ pub struct Gpu {
     /// Total memory as the driver reports it (nvidia-smi's MiB, rocm-smi's bytes), in bytes.
     pub mem_bytes: f64,
     pub mem_source: &'static str,
+    /// The total CUDA reports to a process (`cudaMemGetInfo`, what vLLM sizes
+    /// its share from), bytes, where one was published; else nvidia-smi's.
+    pub cuda_total: Option<Figure>,
     /// Datasheet dense BF16/FP16 tensor TFLOP/s (no sparsity).
     pub peak_tflops: f64,
     pub peak_source: &'static str,
@@ -40,6 +43,13 @@ pub struct Gpu {
     pub price_source: &'static str,
 }
 
+/// A published figure with its source.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Figure {
+    pub value: f64,
+    pub source: &'static str,
+}
+
 /// A measured share of a datasheet figure, with its source.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Share {
@@ -55,6 +65,11 @@ impl Gpu {
     /// The BF16 matmul rate prefill reaches by default, TFLOP/s: the peak × the measured share.
     pub fn matmul_tflops(&self) -> f64 {
         self.peak_tflops * self.matmul.share
+    }
+    /// What the driver keeps of nvidia-smi's total from a CUDA process, bytes
+    /// (0 where no CUDA total is published).
+    pub fn cuda_reserved_bytes(&self) -> f64 {
+        self.cuda_total.map_or(0.0, |t| (self.mem_bytes - t.value).max(0.0))
     }
     /// Usable bytes: what the driver reports (an "80 GB" A100: 81 920 MiB = 80 GiB).
     pub fn mem_bytes(&self) -> f64 {
@@ -102,6 +117,7 @@ pub static GPUS: &[Gpu] = &[
         label: "NVIDIA A100 SXM (80 GB)",
         mem_bytes: 81920.0 * MIB,
         mem_source: "nvidia-smi 81920 MiB, driver 555 (thamada/nvidia-smi, A100SXMx4_smi)",
+        cuda_total: None,
         peak_tflops: 312.0,
         peak_source: "NVIDIA A100 datasheet r4: BF16 312 (624 with sparsity)",
         achieved_tflops: 150.0,
@@ -121,6 +137,7 @@ pub static GPUS: &[Gpu] = &[
         label: "NVIDIA A100 SXM (40 GB)",
         mem_bytes: 40960.0 * MIB,
         mem_source: "nvidia-smi 40960 MiB, driver 580 (bottlerocket-core-kit#834)",
+        cuda_total: None,
         peak_tflops: 312.0,
         peak_source: "NVIDIA A100 datasheet r4: BF16 312 (624 with sparsity)",
         achieved_tflops: 150.0,
@@ -140,6 +157,7 @@ pub static GPUS: &[Gpu] = &[
         label: "NVIDIA H100 SXM (80 GB)",
         mem_bytes: 81559.0 * MIB,
         mem_source: "nvidia-smi 81559 MiB, driver 550 (NVIDIA/nccl#1264)",
+        cuda_total: Some(Figure { value: 79.19 * 1_073_741_824.0, source: "vLLM 0.19.0 startup logs on an H100 80GB: \"worker init memory snapshot: … total_memory=79.19GiB\" (llm-d-incubation/llm-d-planner, accuracy/results/v0.19.0/logs, commit d3121e0)" }),
         peak_tflops: 989.0,
         peak_source: "NVIDIA H100 datasheet: SXM BF16 1979 with sparsity, 989 dense",
         achieved_tflops: 400.0,
@@ -159,6 +177,7 @@ pub static GPUS: &[Gpu] = &[
         label: "NVIDIA H100 PCIe (80 GB)",
         mem_bytes: 81559.0 * MIB,
         mem_source: "nvidia-smi 81559 MiB in public dumps (the same total as the SXM part)",
+        cuda_total: None,
         peak_tflops: 756.0,
         peak_source: "NVIDIA H100 PCIe product brief PB-11133-001 v02: BF16 1513 with sparsity, 756 dense",
         achieved_tflops: 265.0,
@@ -178,6 +197,7 @@ pub static GPUS: &[Gpu] = &[
         label: "NVIDIA H200 SXM (141 GB)",
         mem_bytes: 143771.0 * MIB,
         mem_source: "nvidia-smi 143771 MiB, driver 550 (sgl-project/sglang#3196)",
+        cuda_total: None,
         peak_tflops: 989.0,
         peak_source: "NVIDIA H200 product page: BF16 1979 with sparsity, 989 dense (H100's compute)",
         achieved_tflops: 400.0,
@@ -197,6 +217,7 @@ pub static GPUS: &[Gpu] = &[
         label: "NVIDIA H800 SXM (80 GB)",
         mem_bytes: 81559.0 * MIB,
         mem_source: "nvidia-smi 81559 MiB, driver 535 (NVIDIA/DCGM#183)",
+        cuda_total: None,
         peak_tflops: 989.0,
         peak_source: "assumption: H100 SXM's compute (the H800 cuts NVLink to 400 GB/s and FP64); no datasheet found",
         achieved_tflops: 376.0,
@@ -216,6 +237,7 @@ pub static GPUS: &[Gpu] = &[
         label: "NVIDIA B200 (180 GB)",
         mem_bytes: 183359.0 * MIB,
         mem_source: "nvidia-smi 183359 MiB, driver 580 (NVIDIA/TensorRT-LLM#10278)",
+        cuda_total: None,
         peak_tflops: 2250.0,
         peak_source: "NVIDIA HGX B200 specifications: BF16 4.5 PFLOPS with sparsity, 2250 dense per GPU",
         achieved_tflops: 788.0,
@@ -235,6 +257,7 @@ pub static GPUS: &[Gpu] = &[
         label: "AMD Instinct MI300X (192 GB)",
         mem_bytes: 206_141_652_992.0,
         mem_source: "rocm-smi VRAM total 206141652992 B (ROCm/legacy-rocm-build#4750)",
+        cuda_total: None,
         peak_tflops: 1307.4,
         peak_source: "AMD Instinct MI300X data sheet: BF16 1307.4 dense",
         achieved_tflops: 392.0,
@@ -254,6 +277,7 @@ pub static GPUS: &[Gpu] = &[
         label: "AMD Instinct MI325X (256 GB)",
         mem_bytes: 274_877_906_944.0,
         mem_source: "256 GiB, the vendor's figure: no driver printout found (MI300X's rocm-smi reports 16 MiB less than its 192 GiB)",
+        cuda_total: None,
         peak_tflops: 1307.4,
         peak_source: "AMD Instinct MI325X data sheet: BF16 1307.4 dense",
         achieved_tflops: 431.0,
@@ -273,6 +297,7 @@ pub static GPUS: &[Gpu] = &[
         label: "NVIDIA L40S (48 GB)",
         mem_bytes: 46068.0 * MIB,
         mem_source: "nvidia-smi 46068 MiB with ECC on (akash-network/provider-configs#99)",
+        cuda_total: None,
         peak_tflops: 362.05,
         peak_source: "NVIDIA L40S datasheet: BF16 733 with sparsity, 362.05 dense",
         achieved_tflops: 109.0,
@@ -292,6 +317,7 @@ pub static GPUS: &[Gpu] = &[
         label: "NVIDIA GeForce RTX 4090 (24 GB)",
         mem_bytes: 24564.0 * MIB,
         mem_source: "nvidia-smi 24564 MiB, driver 550 (RLinf/RLinf#255)",
+        cuda_total: None,
         peak_tflops: 165.2,
         peak_source: "NVIDIA Ada Lovelace architecture whitepaper: BF16 with FP32 accumulate 165.2 dense",
         achieved_tflops: 58.0,
@@ -311,6 +337,7 @@ pub static GPUS: &[Gpu] = &[
         label: "NVIDIA V100 SXM2 (32 GB)",
         mem_bytes: 32768.0 * MIB,
         mem_source: "nvidia-smi 32768 MiB, driver 525 (Wan-Video/Wan2.1#5)",
+        cuda_total: None,
         peak_tflops: 125.0,
         peak_source: "NVIDIA V100 datasheet: FP16 tensor 125 (no BF16)",
         achieved_tflops: 39.0,

@@ -38,17 +38,33 @@ pub fn kv_bytes_per_token_per_gpu(c: &Config) -> f64 {
     2.0 * layers * heads * a.d_head() * bytes
 }
 
-/// Tokens of the engine's profiling forward pass: vLLM's default
-/// `max_num_batched_tokens` for its OpenAI server, 8192 on a GPU of 70 GiB or
-/// more that is not an A100, else 2048 (`vllm/engine/arg_utils.py`,
-/// `_set_default_args`, v0.11: "Setting large max_num_batched_tokens for A100
-/// reduces throughput").
-pub fn profile_tokens(c: &Config) -> u64 {
+/// Whether vLLM takes this GPU for a large one: 70 GiB or more and not an
+/// A100 (`vllm/engine/arg_utils.py`, `_set_default_args`, v0.11–v0.19:
+/// "Setting large max_num_batched_tokens for A100 reduces throughput").
+fn large_gpu(c: &Config) -> bool {
     let g = c.system.gpu;
-    if g.mem_bytes >= 70.0 * crate::units::Bytes::GIB && !g.name.starts_with("a100") {
+    g.mem_bytes >= 70.0 * crate::units::Bytes::GIB && !g.name.starts_with("a100")
+}
+
+/// Tokens of the engine's profiling forward pass: vLLM's default
+/// `max_num_batched_tokens` for its OpenAI server, 8192 on a large GPU, else
+/// 2048 ([`large_gpu`]).
+pub fn profile_tokens(c: &Config) -> u64 {
+    if large_gpu(c) {
         8192
     } else {
         2048
+    }
+}
+
+/// Sequences of the engine's profiling sampler run: vLLM's default
+/// `max_num_seqs` for its OpenAI server, 1024 on a large GPU, else 256
+/// ([`large_gpu`]; the v0.19.0 logs print "Defaulting max_num_seqs to 1024").
+pub fn profile_sequences(c: &Config) -> u64 {
+    if large_gpu(c) {
+        1024
+    } else {
+        256
     }
 }
 
@@ -65,19 +81,43 @@ pub fn activation_peak_bytes(c: &Config) -> f64 {
     2.0 * t * (2.0 * a.hidden as f64 + (up + act) / tp)
 }
 
-/// What the engine keeps beside the weights and the cache: the profiled peak
-/// ([`activation_peak_bytes`]). vLLM 0.8–0.11 subtract that, the weights and
-/// the memory outside PyTorch that grew while profiling (NCCL's buffers: not
-/// modelled here) from mem-util × the GPU's memory; the CUDA graphs are
-/// captured after the cache is sized, in the 1 − mem-util left (subtracted
-/// first only from v0.21: vLLM PR #30515).
-pub fn engine_reserve_bytes(c: &Config) -> f64 {
-    activation_peak_bytes(c)
+/// The peak of the profiling sampler run (vLLM V1 `_dummy_sampler_run`: one
+/// row of logits per [`profile_sequences`], with top-k and top-p on so that
+/// every path runs), on every rank of the last stage (the logits are gathered
+/// whole): per vocabulary entry the model's logits in the activations' type
+/// (`compute_logits`), their fp32 copy (`Sampler.forward`: "Use float32 for
+/// the logits"), the fp32 probabilities (`logits.softmax(dim=-1,
+/// dtype=torch.float32)`) and the random sampler's fp32 exponential draws
+/// (`random_sample`: `q = torch.empty_like(probs)`): 2 + 4 + 4 + 4 = 14 bytes
+/// (`vllm/v1/sample/`, v0.19.0). Llama 3 (128,256 entries) at 1024
+/// sequences: 1.71 GiB; its logs print 1.89 GiB of peak activation.
+pub fn sampler_peak_bytes(c: &Config) -> f64 {
+    let logits = if c.serving.inference_dtype == crate::config::InferenceDtype::Fp32 { 4.0 } else { 2.0 };
+    profile_sequences(c) as f64 * c.arch.vocab as f64 * (logits + 4.0 + 4.0 + 4.0)
 }
 
-/// The KV cache's pool on one GPU: mem-util × the GPU's memory − the weights −
-/// the engine's reserve (vLLM's `determine_available_memory`), never below 0.
+/// What the engine keeps beside the weights and the cache: the profiled peak,
+/// the larger of the forward pass ([`activation_peak_bytes`]) and the sampler
+/// run ([`sampler_peak_bytes`]), which follow each other. vLLM 0.8–0.19
+/// subtract that, the weights and the memory outside PyTorch that grew while
+/// profiling (NCCL's buffers: 0.25 GiB on one H100, about 2.1 GiB at t ≥ 2 in
+/// the v0.19.0 logs; not modelled) from mem-util × the memory CUDA reports;
+/// the CUDA graphs are captured after the cache is sized, in the 1 − mem-util
+/// left (subtracted first only from v0.21: vLLM PR #30515).
+pub fn engine_reserve_bytes(c: &Config) -> f64 {
+    activation_peak_bytes(c).max(sampler_peak_bytes(c))
+}
+
+/// The memory the engine sizes its share from: what CUDA reports
+/// (`torch.cuda.mem_get_info`), the driver's own reservation less than
+/// nvidia-smi's figure ([`crate::catalog::Gpu::cuda_reserved_bytes`]).
+pub fn engine_total_bytes(c: &Config) -> f64 {
+    (c.system.gpu_mem_bytes - c.system.gpu.cuda_reserved_bytes()).max(0.0)
+}
+
+/// The KV cache's pool on one GPU: mem-util × the memory CUDA reports − the
+/// weights − the engine's reserve (vLLM's `determine_available_memory`), never below 0.
 pub fn kv_pool_bytes(c: &Config) -> f64 {
-    let budget = c.serving.mem_util * c.system.gpu_mem_bytes;
+    let budget = c.serving.mem_util * engine_total_bytes(c);
     (budget - weight_bytes_per_gpu(c) - engine_reserve_bytes(c)).max(0.0)
 }
