@@ -4,9 +4,7 @@
 //! (`cargo test --test serving_validation -- --nocapture`).
 
 use std::collections::HashSet;
-use tmath::serving_validation::{
-    check, median_error, table, Measure, BATCH_ONE_LIMIT, MEDIAN_LIMIT, ROWS, ROW_LIMIT,
-};
+use tmath::serving_validation::{check, median_error, table, Measure, BATCH_ONE_LIMIT, MEDIAN_LIMIT, ROWS, ROW_LIMIT};
 
 #[test]
 fn the_serving_table_meets_its_thresholds() {

@@ -99,7 +99,9 @@ pub fn label(lang: Lang, k: K) -> &'static str {
         K::MemUtil => ("Share of GPU memory the engine takes", "엔진이 쓰는 GPU 메모리 비율"),
         K::HbmGbs => ("Achieved memory bandwidth per GPU, GB/s", "GPU당 실제 메모리 대역폭, GB/s"),
         K::ServeTflops => ("Achieved prefill TFLOP/s per GPU", "GPU당 실제 프리필 TFLOP/s"),
-        K::HostMs => ("Engine's host time per step the GPU waits for, ms", "GPU가 기다리는 엔진의 스텝당 호스트 시간, ms"),
+        K::HostMs => {
+            ("Engine's host time per step the GPU waits for, ms", "GPU가 기다리는 엔진의 스텝당 호스트 시간, ms")
+        }
         K::MaxGpus => ("Largest N searched", "탐색할 최대 N"),
         K::GlobalBatch => ("Global batch G (sequences)", "전역 배치 G (시퀀스)"),
         K::ReserveGb => {
@@ -612,6 +614,47 @@ pub fn throughput_summary(lang: Lang, counted: usize, median: f64, limit: f64) -
     }
 }
 
+/// The serving planner's verdict: users, the replicas that meet the targets, the targets.
+pub fn serve_plan_summary(lang: Lang, users: u64, met: usize, tpot_ms: Option<f64>, ttft_ms: Option<f64>) -> String {
+    let target = |t: Option<f64>, en: &str, ko: &str| {
+        t.map(|x| match lang {
+            Lang::En => format!(", {en} ≤ {}\u{a0}ms", grouped_sig(x)),
+            Lang::Ko => format!(", {ko} ≤ {}ms", grouped_sig(x)),
+        })
+        .unwrap_or_default()
+    };
+    let t = target(tpot_ms, "time per output token", "출력 토큰당 시간");
+    let f = target(ttft_ms, "time to first token", "첫 토큰까지 시간");
+    match lang {
+        Lang::En => format!(
+            "Serving {users} users at once{t}{f}: {met} replicas meet it, cheapest per million output tokens first."
+        ),
+        Lang::Ko => format!(
+            "동시 사용자 {users}명{t}{f}: 조건을 만족하는 복제본 {met}개, 출력 토큰 100만 개당 비용이 낮은 순입니다."
+        ),
+    }
+}
+
+/// The serving table's verdict: its counted rows, the two medians and their limits.
+pub fn serving_validation_summary(
+    lang: Lang,
+    rows: usize,
+    counted: usize,
+    median: f64,
+    ones: usize,
+    one: f64,
+) -> String {
+    let (m, o) = (format!("{:.1}", 100.0 * median), format!("{:.1}", 100.0 * one));
+    match lang {
+        Lang::En => format!(
+            "{rows} measured runs; median |error| {m}\u{a0}% over the {counted} whose setup is fully published (accepted: 15\u{a0}%), {o}\u{a0}% over the {ones} of decode at batch 1 (accepted: 10\u{a0}%)."
+        ),
+        Lang::Ko => format!(
+            "실측 {rows}건. 설정이 모두 공개된 {counted}건의 오차 절댓값 중앙값은 {m}%(허용: 15%), 배치 1 디코드 {ones}건은 {o}%입니다(허용: 10%)."
+        ),
+    }
+}
+
 pub fn validation_summary(lang: Lang, measured: usize, counted: usize, median: f64, limit: f64) -> String {
     let (m, l) = (format!("{:.1}", 100.0 * median), format!("{:.0}", 100.0 * limit));
     match lang {
@@ -811,6 +854,49 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
             "(op-level checkpointing saves every other matmul's output, less than selective recomputation here)",
             "(연산 단위 체크포인팅은 행렬곱 출력을 하나 걸러 저장해, 여기의 선택적 재계산보다 적게 남깁니다)",
         ),
+        "serve-plan-format" => ("weights", "가중치 형식"),
+        "serve-plan-users" => ("users per replica", "복제본당 사용자"),
+        "serve-plan-gpus" => ("GPUs in all", "전체 GPU"),
+        "serve-plan-ttft" => ("first token, ms", "첫 토큰, ms"),
+        "serve-plan-tpot" => ("per output token, ms", "출력 토큰당, ms"),
+        "serve-plan-usd" => ("$ per million output tokens", "출력 토큰 100만 개당 $"),
+        "serving-validation-title" => ("Serving: time per token and to the first token", "서빙: 토큰당 시간과 첫 토큰까지의 시간"),
+        "serving-validation-intro" => (
+            "Measured decode and first-token times beside this calculator's, at each GPU's defaults (its measured bandwidth share and matmul ceiling, 4.2 µs per kernel): nothing is taken from the rows. Each row keeps its engine and version, since an engine's kernels are part of the figure.",
+            "실측 디코드 시간·첫 토큰 시간과 이 계산기의 값을 나란히 보여 줍니다. 값은 GPU마다 정해진 기본값(실측 대역폭 비율, 행렬곱 최대 속도, 커널당 4.2µs)으로 계산하며, 표의 실측값에서 가져온 것은 없습니다. 엔진의 커널도 결과의 일부이므로 각 행에 엔진과 버전을 함께 적습니다.",
+        ),
+        "serving-validation-run" => ("serving run", "서빙 사례"),
+        "serving-validation-measure" => ("measured", "측정 항목"),
+        "serving-measure-tpot" => ("time per output token", "출력 토큰당 시간"),
+        "serving-measure-ttft" => ("time to first token", "첫 토큰까지 시간"),
+        "serving-measure-per-token" => ("request time per output token", "출력 토큰당 요청 시간"),
+        "serving-measure-static-step" => ("mean step of a static batch", "정적 배치의 평균 스텝"),
+        "serving-gap-fp8-prefill" => (
+            "(FP8 prefill measured at 1.2× the BF16 matmul ceiling, not the tensor cores' 2×)",
+            "(FP8 프리필 실측은 BF16 행렬곱 최대 속도의 1.2배로, 텐서 코어의 2배에 못 미칩니다)",
+        ),
+        "serving-gap-short-prompt" => (
+            "(a 128-token prompt's GEMMs reach neither ceiling)",
+            "(128토큰 프롬프트의 GEMM은 대역폭·연산 어느 한계에도 닿지 않습니다)",
+        ),
+        "serving-gap-llama-cpp-f16" => (
+            "(llama.cpp's F16 kernel of May 2024, not the memory, bounds it)",
+            "(메모리가 아니라 2024년 5월 llama.cpp의 F16 커널이 속도를 정합니다)",
+        ),
+        "serving-gap-near-crossover" => (
+            "(near the crossover batch, arithmetic does not hide the memory traffic whole)",
+            "(교차 배치 부근에서는 연산이 메모리 읽기 시간을 다 가리지 못합니다)",
+        ),
+        "serving-gap-non-torch" => (
+            "(the collectives' buffers outside PyTorch, 2.1 GiB at t ≥ 2, not modelled)",
+            "(PyTorch 밖의 통신 버퍼, t ≥ 2에서 2.1GiB는 아직 계산에 넣지 않았습니다)",
+        ),
+        "serving-pool-title" => ("Serving: the KV cache's pool against vLLM's logs", "서빙: KV 캐시 풀과 vLLM 로그 비교"),
+        "serving-pool-intro" => (
+            "The tokens vLLM 0.19 prints at start (\"GPU KV cache size\") beside this calculator's pool: mem-util × the memory CUDA reports − the weights − the profiled forward pass or sampler run. Accepted: 5 % each.",
+            "vLLM 0.19가 시작할 때 로그에 출력하는 KV 캐시 토큰 수와 이 계산기의 풀을 나란히 보여 줍니다. 풀은 엔진이 쓰는 메모리 비율 × CUDA가 보고하는 메모리 − 가중치 − 프로파일링한 순전파와 샘플러 실행 중 큰 쪽입니다. 허용: 건마다 5%.",
+        ),
+        "serving-pool-log" => ("tokens in the log", "로그의 토큰 수"),
         "validation-gap-data-length" => (
             "(the sequence length is the data's, not published: 512 is a guess)",
             "(시퀀스 길이는 데이터에 따라 달라 공개되지 않았습니다: 512는 추정입니다)",

@@ -140,13 +140,13 @@ pub const MEDIAN_LIMIT: f64 = 0.15;
 /// The median |error| over the counted rows of decode at batch 1.
 pub const BATCH_ONE_LIMIT: f64 = 0.10;
 
-const GPT_FAST: &str = "https://github.com/pytorch-labs/gpt-fast/blob/32971d3129541c5bfb4f715abc33d1c5f408d204/README.md";
+const GPT_FAST: &str =
+    "https://github.com/pytorch-labs/gpt-fast/blob/32971d3129541c5bfb4f715abc33d1c5f408d204/README.md";
 const TORCHAO: &str =
     "https://github.com/pytorch/ao/blob/bac039fc84867e128db860107ae21283ef1a763e/torchao/quantization/README.md";
 const TRT_08: &str = "https://github.com/NVIDIA/TensorRT-LLM/blob/v0.8.0/docs/source/performance.md";
 const VLLM_FP8_KV: &str = "https://github.com/vllm-project/vllm-project.github.io/blob/5ffe2dd543a30f34309d71d8374803612223e9fb/_posts/2026-04-22-fp8-kvcache.md";
-const LLAMA_CPP_2024: &str =
-    "https://github.com/XiongjieDai/GPU-Benchmarks-on-LLM-Inference/blob/aa72e0ec/README.md";
+const LLAMA_CPP_2024: &str = "https://github.com/XiongjieDai/GPU-Benchmarks-on-LLM-Inference/blob/aa72e0ec/README.md";
 const LLAMA_CPP_15131: &str = "https://github.com/ggml-org/llama.cpp/pull/15131";
 const NIM_18: &str = "https://docs.nvidia.com/nim/benchmarking/llm/1.0.0/performance.html";
 
@@ -168,8 +168,7 @@ macro_rules! trt_fp8 {
 
 const fn row(
     name: &'static str,
-    engine: Engine,
-    version: &'static str,
+    (engine, version): (Engine, &'static str),
     model: &'static str,
     query: &'static str,
     measure: Measure,
@@ -180,11 +179,11 @@ const fn row(
 }
 
 const fn gpt_fast(name: &'static str, model: &'static str, query: &'static str, tokens_per_second: f64) -> Row {
-    row(name, Engine::GptFast, "Sep 2024", model, query, Measure::PerToken, 1.0 / tokens_per_second, GPT_FAST)
+    row(name, (Engine::GptFast, "2024-09"), model, query, Measure::PerToken, 1.0 / tokens_per_second, GPT_FAST)
 }
 
 const fn trt(name: &'static str, model: &'static str, query: &'static str, measure: Measure, seconds: f64) -> Row {
-    row(name, Engine::TensorrtLlm, "0.8.0", model, query, measure, seconds, TRT_08)
+    row(name, (Engine::TensorrtLlm, "0.8.0"), model, query, measure, seconds, TRT_08)
 }
 
 /// A static batch of TensorRT-LLM 0.8.0: its output tokens/s per GPU, as a mean step of b sequences on t GPUs.
@@ -228,8 +227,7 @@ pub static ROWS: &[Row] = &[
     // torchao's `generate.py`: the prompt "Hello, my name is" (6 tokens), 200 new tokens, --compile.
     row(
         "torchao-llama-2-7b-a100",
-        Engine::Torchao,
-        "Feb 2025",
+        (Engine::Torchao, "2025-02"),
         "Llama-2-7B",
         "model=llama-2-7b&gpu=a100-80gb&inference-dtype=bf16&prompt-tokens=6&output-tokens=200",
         Measure::PerToken,
@@ -238,8 +236,7 @@ pub static ROWS: &[Row] = &[
     ),
     row(
         "torchao-llama-3-8b-a100",
-        Engine::Torchao,
-        "Feb 2025",
+        (Engine::Torchao, "2025-02"),
         "Llama-3-8B",
         "model=llama-3-8b&gpu=a100-80gb&inference-dtype=bf16&prompt-tokens=6&output-tokens=200",
         Measure::PerToken,
@@ -249,8 +246,7 @@ pub static ROWS: &[Row] = &[
     // "a single NVIDIA-H100 GPU": SXM or PCIe not said.
     inferred(row(
         "torchao-llama-3.1-8b-h100",
-        Engine::Torchao,
-        "Feb 2025",
+        (Engine::Torchao, "2025-02"),
         "Llama-3.1-8B",
         "model=llama-3-8b&gpu=h100-80gb&inference-dtype=bf16&prompt-tokens=6&output-tokens=200",
         Measure::PerToken,
@@ -440,8 +436,7 @@ pub static ROWS: &[Row] = &[
     // 128 output tokens, the post's fitted ITL at three input lengths.
     inferred(row(
         "vllm-llama-3.1-8b-1k",
-        Engine::Vllm,
-        "0.19.1",
+        (Engine::Vllm, "0.19.1"),
         "Llama-3.1-8B",
         "model=llama-3-8b&gpu=h100-80gb&inference-dtype=bf16&prompt-tokens=1000&output-tokens=128",
         Measure::Tpot,
@@ -450,8 +445,7 @@ pub static ROWS: &[Row] = &[
     )),
     inferred(row(
         "vllm-llama-3.1-8b-32k",
-        Engine::Vllm,
-        "0.19.1",
+        (Engine::Vllm, "0.19.1"),
         "Llama-3.1-8B",
         "model=llama-3-8b&gpu=h100-80gb&inference-dtype=bf16&prompt-tokens=32000&output-tokens=128",
         Measure::Tpot,
@@ -460,8 +454,7 @@ pub static ROWS: &[Row] = &[
     )),
     inferred(row(
         "vllm-llama-3.1-8b-125k",
-        Engine::Vllm,
-        "0.19.1",
+        (Engine::Vllm, "0.19.1"),
         "Llama-3.1-8B",
         "model=llama-3-8b&gpu=h100-80gb&inference-dtype=bf16&prompt-tokens=125000&output-tokens=128",
         Measure::Tpot,
@@ -470,8 +463,7 @@ pub static ROWS: &[Row] = &[
     )),
     inferred(row(
         "vllm-llama-3.1-8b-125k-fp8-kv",
-        Engine::Vllm,
-        "0.19.1",
+        (Engine::Vllm, "0.19.1"),
         "Llama-3.1-8B",
         "model=llama-3-8b&gpu=h100-80gb&inference-dtype=bf16&kv-dtype=fp8&prompt-tokens=125000&output-tokens=128",
         Measure::Tpot,
@@ -481,8 +473,7 @@ pub static ROWS: &[Row] = &[
     // llama.cpp's llama-bench tg512 (512 tokens from an empty prompt), Llama 3 8B F16, May 2024.
     row(
         "llama-cpp-llama-3-8b-rtx-4090",
-        Engine::LlamaCpp,
-        "May 2024",
+        (Engine::LlamaCpp, "2024-05"),
         "Llama-3-8B",
         "model=llama-3-8b&gpu=rtx-4090&prompt-tokens=1&output-tokens=512",
         Measure::Tpot,
@@ -491,8 +482,7 @@ pub static ROWS: &[Row] = &[
     ),
     row(
         "llama-cpp-llama-3-8b-l40s",
-        Engine::LlamaCpp,
-        "May 2024",
+        (Engine::LlamaCpp, "2024-05"),
         "Llama-3-8B",
         "model=llama-3-8b&gpu=l40s&prompt-tokens=1&output-tokens=512",
         Measure::Tpot,
@@ -502,8 +492,7 @@ pub static ROWS: &[Row] = &[
     with_gap(
         row(
             "llama-cpp-llama-3-8b-a100",
-            Engine::LlamaCpp,
-            "May 2024",
+            (Engine::LlamaCpp, "2024-05"),
             "Llama-3-8B",
             "model=llama-3-8b&gpu=a100-80gb&prompt-tokens=1&output-tokens=512",
             Measure::Tpot,
@@ -515,8 +504,7 @@ pub static ROWS: &[Row] = &[
     with_gap(
         row(
             "llama-cpp-llama-3-8b-h100-pcie",
-            Engine::LlamaCpp,
-            "May 2024",
+            (Engine::LlamaCpp, "2024-05"),
             "Llama-3-8B",
             "model=llama-3-8b&gpu=h100-pcie&prompt-tokens=1&output-tokens=512",
             Measure::Tpot,
@@ -528,8 +516,7 @@ pub static ROWS: &[Row] = &[
     // llama-bench pp512 in micro-batches of one token (`-ub 1`): 512 decode-sized steps, BF16, Aug 2025.
     row(
         "llama-cpp-llama-3-8b-bf16-rtx-4090",
-        Engine::LlamaCpp,
-        "Aug 2025",
+        (Engine::LlamaCpp, "2025-08"),
         "Llama-3-8B",
         "model=llama-3-8b&gpu=rtx-4090&inference-dtype=bf16&prompt-tokens=1&output-tokens=512",
         Measure::Tpot,
@@ -539,8 +526,7 @@ pub static ROWS: &[Row] = &[
     // NIM 1.8.0, "2 x H100 80G" (SXM not said), fp8, TP2, concurrency 1.
     inferred(row(
         "nim-llama-3.3-70b-tp2-500",
-        Engine::Nim,
-        "1.8.0",
+        (Engine::Nim, "1.8.0"),
         "Llama-3.3-70B",
         "model=llama-3-70b&gpu=h100-80gb&inference-dtype=fp8&serve-tp=2&prompt-tokens=500&output-tokens=2000",
         Measure::Tpot,
@@ -549,8 +535,7 @@ pub static ROWS: &[Row] = &[
     )),
     inferred(row(
         "nim-llama-3.3-70b-tp2-500-ttft",
-        Engine::Nim,
-        "1.8.0",
+        (Engine::Nim, "1.8.0"),
         "Llama-3.3-70B",
         "model=llama-3-70b&gpu=h100-80gb&inference-dtype=fp8&serve-tp=2&prompt-tokens=500&output-tokens=2000",
         Measure::Ttft,
@@ -559,8 +544,7 @@ pub static ROWS: &[Row] = &[
     )),
     inferred(row(
         "nim-llama-3.3-70b-tp2-5000",
-        Engine::Nim,
-        "1.8.0",
+        (Engine::Nim, "1.8.0"),
         "Llama-3.3-70B",
         "model=llama-3-70b&gpu=h100-80gb&inference-dtype=fp8&serve-tp=2&prompt-tokens=5000&output-tokens=500",
         Measure::Tpot,
@@ -684,10 +668,20 @@ pub static POOL_ROWS: &[PoolRow] = &[
     pool("vllm-pool-qwen2.5-7b", "Qwen2.5-7B-Instruct", llm_d!("model=qwen2.5-7b"), 1_096_000.0),
     pool("vllm-pool-qwen2.5-7b-tp2", "Qwen2.5-7B-Instruct", llm_d!("model=qwen2.5-7b&serve-tp=2"), 2_390_592.0),
     pool("vllm-pool-qwen2.5-7b-tp4", "Qwen2.5-7B-Instruct", llm_d!("model=qwen2.5-7b&serve-tp=4"), 5_043_280.0),
-    pool_gap(pool("vllm-pool-mixtral-tp2", "Mixtral-8x7B-Instruct", llm_d!("model=mixtral-8x7b&serve-tp=2"), 465_936.0)),
+    pool_gap(pool(
+        "vllm-pool-mixtral-tp2",
+        "Mixtral-8x7B-Instruct",
+        llm_d!("model=mixtral-8x7b&serve-tp=2"),
+        465_936.0,
+    )),
     // Kimi-Dev-72B: Qwen2.5-72B's shape.
     pool_gap(pool("vllm-pool-kimi-dev-72b-tp4", "Kimi-Dev-72B", llm_d!("model=qwen2.5-72b&serve-tp=4"), 481_296.0)),
-    pool_gap(pool("vllm-pool-qwen2.5-72b-tp2", "Qwen2.5-72B-Instruct", llm_d!("model=qwen2.5-72b&serve-tp=2"), 19_920.0)),
+    pool_gap(pool(
+        "vllm-pool-qwen2.5-72b-tp2",
+        "Qwen2.5-72B-Instruct",
+        llm_d!("model=qwen2.5-72b&serve-tp=2"),
+        19_920.0,
+    )),
 ];
 
 /// A pool row evaluated: the calculator's tokens (whole blocks of 16, as vLLM counts them).

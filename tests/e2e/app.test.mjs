@@ -240,7 +240,8 @@ test("Llama 3 405B on 8×16×128 H100s (screenshot for the README)", async () =>
 });
 
 const PAGE_KEYS = new Set(["lang", "units", "embed", "view", "fp", "present", "deck", "slide", "max-gpus", "global-batch", "reserve-gb",
-  "fragmentation-pct", "intra-node-gbs", "inter-node-gbs", "tp-cross-node"]);
+  "fragmentation-pct", "intra-node-gbs", "inter-node-gbs", "tp-cross-node",
+  "serve", "max-tpot-ms", "max-ttft-ms"]);
 const corePairs = (q) => [...q.entries()].filter(([k]) => !PAGE_KEYS.has(k));
 
 test("every control changes the result the way the core says", async () => {
@@ -392,8 +393,22 @@ test("how close is this to reality: the table opens with its chart, meets its th
   const mid = countedMedian(runs);
   const said = await page.textContent('[data-testid="throughput-summary"]');
   assert.ok(said.includes(`${(100 * mid).toFixed(1)}%`) && said.includes("중앙값"), said);
+  // Serving (issue 36): every counted row within 35 % or its gap named, the summary's two
+  // medians the rows' own, and the KV pool against vLLM's logs within 5 % or its gap named.
+  const serving = await tableRows(page, "serving-validation-row");
+  assert.ok(serving.length >= 25, `${serving.length} serving rows`);
+  for (const r of serving) assert.ok(!r.warn && (!r.counts || Math.abs(r.error) <= 0.35 || r.gap), JSON.stringify(r));
+  const servingMedian = countedMedian(serving);
+  assert.ok(servingMedian <= 0.15, `serving median ${servingMedian}`);
+  const servingSaid = await page.textContent('[data-testid="serving-validation-summary"]');
+  assert.ok(servingSaid.includes(`${(100 * servingMedian).toFixed(1)}%`) && servingSaid.includes("배치 1"), servingSaid);
+  const pools = await page.$$eval('[data-testid="serving-pool-row"]', (trs) =>
+    trs.map((tr) => ({ error: Number(tr.dataset.error), gap: !!tr.querySelector(".gap"), warn: !!tr.querySelector(".warn") })),
+  );
+  assert.ok(pools.filter((r) => Math.abs(r.error) <= 0.05).length >= 5, JSON.stringify(pools));
+  for (const r of pools) assert.ok(!r.warn && (Math.abs(r.error) <= 0.05 || r.gap), JSON.stringify(r));
   // A row's inputs are the calculator's keys: the link loads without a bad-key notice.
-  for (const r of [rows[3], rows[rows.length - 1], runs[2]]) {
+  for (const r of [rows[3], rows[rows.length - 1], runs[2], serving[serving.length - 1]]) {
     await page.goto(new URL(r.href, env.server.base).href);
     await page.waitForSelector('[data-testid="per-gpu-total"]');
     assert.equal(await page.$$eval('[data-testid="url-errors"]', (e) => e.length), 0, r.href);
@@ -562,4 +577,22 @@ test("the step-time bar: the core's seconds, part by part, in both languages", a
     assert.deepEqual(problems, []);
     await context.close();
   }
+});
+
+test("the planner's serving tab lists the replicas the CLI lists, cheapest first, and a row applies its replica", async () => {
+  const q = "model=llama-3-70b&gpu=h100-80gb&batch=32&prompt-tokens=8192&output-tokens=512&serve=1&max-tpot-ms=30";
+  const { page, context, problems } = await open(env.browser, `${env.server.base}?lang=ko&${q}`, { origin: env.server.origin });
+  await page.waitForSelector('[data-testid="serve-plan-row"]');
+  const usd = await page.$$eval('[data-testid="serve-plan-row"]', (trs) => trs.map((tr) => Number(tr.dataset.usd)));
+  assert.ok(usd.length >= 8, `${usd.length} rows`);
+  for (let i = 1; i < usd.length; i++) assert.ok(usd[i] >= usd[i - 1], `cheapest first: ${usd}`);
+  // The same first replica as `tmath plan --serve`.
+  const cli = tmathPlan(q.split("&").map((kv) => kv.split("=")));
+  assert.ok(Math.abs(usd[0] / cli.replicas[0].serving.usd_per_million_output_tokens - 1) < 1e-9, `${usd[0]} vs CLI`);
+  const summary = await page.textContent('[data-testid="serve-plan-summary"]');
+  assert.ok(summary.includes("32명"), summary);
+  await page.click('[data-testid="serve-plan-row"] button');
+  await waitForQuery(page, (u) => u.get("serve-tp") === String(cli.replicas[0].serve_tp));
+  assert.deepEqual(problems, []);
+  await context.close();
 });

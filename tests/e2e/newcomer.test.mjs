@@ -30,6 +30,8 @@ const KEEP = new Set([
   "PD",
   // Today's shapes (issue 16): names a Korean ML reader uses as they are.
   "GQA", "MLP", "KV", "GELU", "SwiGLU", "FFN", "top-k", "Qwen2.5", "MLA", "RoPE", "YAML", "MTP", "FP8", "MFU", "Muon",
+  // Serving (issue 36): the engines and the models as their sources name them, units and kernels' names.
+  "gpt-fast", "torchao", "TensorRT-LLM", "vLLM", "cpp", "NIM", "Kimi-Dev-72B", "B-Instruct", "Qwen2", "ms", "GEMM", "BF16",
 ]);
 
 /** Visible text of the page: every text node whose element shows (screen-reader text included). */
@@ -58,7 +60,7 @@ function englishWords(texts) {
   return texts.flatMap((t) =>
     (t.match(/[A-Za-z][A-Za-z0-9-]*[A-Za-z0-9]/g) ?? []).filter(
       // Not a word: a model or GPU code (A100), ZeRO-3, an exponent (1.26e22), an fp8 variant.
-      (w) => !KEEP.has(w) && !/^[A-Z]\d/.test(w) && !/^ZeRO-\d$/.test(w) && !/^e-?\d+$/.test(w) && !/^fp8-/.test(w) && w.length > 1,
+      (w) => !KEEP.has(w) && !/^(Llama|Mistral|Mixtral)-[\w-]+$/.test(w) && !/^[A-Z]\d/.test(w) && !/^ZeRO-\d$/.test(w) && !/^e-?\d+$/.test(w) && !/^fp8-/.test(w) && w.length > 1,
     ),
   );
 }

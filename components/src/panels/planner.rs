@@ -59,7 +59,20 @@ pub fn PlannerView(
             ctx.set_all(&first.to_pairs());
         }
     };
+    let serve = move || ctx.plan.with(|o| o.serve);
     view! {
+            {(mode == Mode::Page).then(|| view! {
+                <details class="plan-options">
+                    <summary><Tr key="plan-assumptions" /></summary>
+                    <div class="grid2">
+                        {PLANNER_OPTIONS.iter().map(|&k| view! { <Field key=k /> }).collect_view()}
+                    </div>
+                </details>
+            })}
+            <Show when=serve>
+                <ServePlanner />
+            </Show>
+            <div hidden=serve>
             // Follows the search's inputs (a memo that recomputes to an equal value notifies no one).
             <span hidden data-testid="planner-runs" data-runs=move || {
                 base.track();
@@ -113,14 +126,6 @@ pub fn PlannerView(
                     )
                 }}
             </p>
-            {(mode == Mode::Page).then(|| view! {
-                <details class="plan-options">
-                    <summary><Tr key="plan-assumptions" /></summary>
-                    <div class="grid2">
-                        {PLANNER_OPTIONS.iter().map(|&k| view! { <Field key=k /> }).collect_view()}
-                    </div>
-                </details>
-            })}
             <div class="table-wrap" hidden=move || report.with(|r| !r.layouts.iter().any(|l| l.fits))>
                 <table class="layouts" data-testid="layouts">
                     <caption>
@@ -182,5 +187,67 @@ pub fn PlannerView(
                     r.as_ref().map(|r| ctx.plan.with(|o| tmath::remedy::for_layouts(&r.config, o, r.config.layout.gpus()))).unwrap_or_default()
                 })
             }) />
+            </div>
+    }
+}
+
+/// The serving tab (`serve=1`): the replicas that serve `batch` users within
+/// the targets, cheapest per million output tokens first (`tmath plan --serve`);
+/// a row applies its replica, its format and its users.
+#[component]
+fn ServePlanner() -> impl IntoView {
+    let ctx = use_ctx();
+    let report = Memo::new(move |_| ctx.settings.with(|s| ctx.plan.with(|o| tmath::serve_plan::plan(s, o))));
+    let ms = |x: f64| crate::i18n::grouped_sig(x * 1e3);
+    view! {
+        <p class="detail" data-testid="serve-plan-summary">
+            {move || report.with(|r| crate::i18n::serve_plan_summary(
+                ctx.lang.get(),
+                r.users,
+                r.replicas.iter().filter(|x| x.miss.is_none()).count(),
+                r.max_tpot_seconds.map(|t| t * 1e3),
+                r.max_ttft_seconds.map(|t| t * 1e3),
+            ))}
+        </p>
+        <div class="table-wrap">
+            <table class="layouts" data-testid="serve-plan">
+                <thead>
+                    <tr>
+                        <th scope="col">"t"</th>
+                        <th scope="col">"p"</th>
+                        <th scope="col"><Tr key="serve-plan-format" /></th>
+                        <th scope="col" class="num"><Tr key="serve-plan-users" /></th>
+                        <th scope="col" class="num"><Tr key="serve-plan-gpus" /></th>
+                        <th scope="col" class="num"><Tr key="serve-plan-ttft" /></th>
+                        <th scope="col" class="num"><Tr key="serve-plan-tpot" /></th>
+                        <th scope="col" class="num"><Tr key="serve-plan-usd" /></th>
+                        <th scope="col"></th>
+                    </tr>
+                </thead>
+                <tbody>
+                    {move || report.with(|r| r.replicas.iter().filter(|x| x.miss.is_none()).take(12).map(|x| {
+                        let pairs = x.to_pairs();
+                        let v = &x.serving;
+                        view! {
+                            <tr data-testid="serve-plan-row" data-usd=v.usd_per_million_output_tokens.to_string()>
+                                <td>{x.serve_tp}</td>
+                                <td>{x.serve_pp}</td>
+                                <td>{x.format.as_str()}</td>
+                                <td class="num">{x.users_per_replica}</td>
+                                <td class="num">{x.gpus}</td>
+                                <td class="num">{ms(v.ttft_seconds)}</td>
+                                <td class="num">{ms(v.tpot_seconds)}</td>
+                                <td class="num">{format!("${}", crate::i18n::grouped_sig(v.usd_per_million_output_tokens))}</td>
+                                <td>
+                                    <button type="button" on:click=move |_| ctx.set_all(&pairs)>
+                                        <Tr key="apply" />
+                                    </button>
+                                </td>
+                            </tr>
+                        }
+                    }).collect_view())}
+                </tbody>
+            </table>
+        </div>
     }
 }

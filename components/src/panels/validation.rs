@@ -244,7 +244,7 @@ pub fn Validation() -> impl IntoView {
                 </table>
             </div>
             // Computed when opened, as the table above: nothing of it on the page's first paint.
-            {move || rows.with(|r| r.is_some()).then(|| view! { <Throughput /> })}
+            {move || rows.with(|r| r.is_some()).then(|| view! { <Throughput /> <Serving /> })}
         </details>
     }
 }
@@ -305,6 +305,145 @@ fn Throughput() -> impl IntoView {
                     </tr>
                 </thead>
                 <tbody>{body}</tbody>
+            </table>
+        </div>
+    }
+}
+
+/// A serving run in words: the model, the GPU, the weights' format, the
+/// replica (t·p), the batch, the cache's type where not the weights', and the lengths.
+fn serving_words(lang: Lang, model: &str, query: &str) -> String {
+    let pairs = tmath::link::parse_query(query);
+    let value = |k: K| pairs.iter().find(|(key, _)| key == k.row().name).map(|(_, v)| v.clone());
+    let one = || "1".to_string();
+    let mut parts = vec![model.to_string()];
+    if let Some(g) = value(K::Gpu).and_then(|g| tmath::catalog::gpu(&g)) {
+        parts.push(g.short_label().to_string());
+    }
+    parts.push(value(K::InferenceDtype).unwrap_or_else(|| "fp16".into()));
+    parts.push(format!(
+        "t·p\u{a0}=\u{a0}{}·{}",
+        value(K::ServeTp).unwrap_or_else(one),
+        value(K::ServePp).unwrap_or_else(one)
+    ));
+    if let Some(b) = value(K::Batch) {
+        parts.push(match lang {
+            Lang::En => format!("batch\u{a0}{b}"),
+            Lang::Ko => format!("배치\u{a0}{b}"),
+        });
+    }
+    if let Some(kv) = value(K::KvDtype) {
+        parts.push(format!("KV\u{a0}{kv}"));
+    }
+    if let (Some(p), Some(o)) = (value(K::PromptTokens), value(K::OutputTokens)) {
+        parts.push(match lang {
+            Lang::En => format!("{p}\u{a0}+\u{a0}{o}\u{a0}tokens"),
+            Lang::Ko => format!("{p}\u{a0}+\u{a0}{o}\u{a0}토큰"),
+        });
+    }
+    parts.join(", ")
+}
+
+/// Serving against measured runs (`tmath::serving_validation`): time per token
+/// and to the first token, then the KV pool against vLLM's startup logs.
+#[component]
+fn Serving() -> impl IntoView {
+    use tmath::serving_validation as sv;
+    let ctx = use_ctx();
+    let rows = sv::table();
+    let summary = {
+        let counted = rows.iter().filter(|r| r.counts()).count();
+        let ones = rows.iter().filter(|r| r.counts() && r.batch_one_decode).count();
+        let median = sv::median_error(&rows, |_| true);
+        let one = sv::median_error(&rows, |r| r.batch_one_decode);
+        let n = rows.len();
+        move || crate::i18n::serving_validation_summary(ctx.lang.get(), n, counted, median, ones, one)
+    };
+    let ms = |x: f64| format!("{} ms", crate::i18n::grouped_sig(x * 1e3));
+    let percent = |e: f64| format!("{:+.1}%", 100.0 * e).replace('-', "−");
+    let body = rows
+        .into_iter()
+        .map(|r| {
+            let th = |key: &'static str| ctx.t(key);
+            let run = move || serving_words(ctx.lang.get(), r.row.model, r.row.query);
+            let measure = format!("serving-measure-{}", r.row.measure.as_str());
+            view! {
+                <tr data-testid="serving-validation-row" data-error=r.error().to_string() data-counts=r.counts().to_string()>
+                    <th scope="row">
+                        <span class="framework">{r.row.engine.name()}" "{r.row.version}</span>" "
+                        <a href=format!("?{}", r.row.query)>{run}</a>
+                        {r.row.inferred.then(|| view! { <span class="detail">" "<Tr key="validation-inferred" /></span> })}
+                        {r.row.gap.map(|g| {
+                            let key = format!("serving-gap-{}", g.as_str());
+                            view! { <span class="detail gap">" "{move || ctx.t(&key)}</span> }
+                        })}
+                    </th>
+                    <td data-label=th("serving-validation-measure")>
+                        <a href=r.row.source target="_blank" rel="noopener">{move || ctx.t(&measure)}</a>
+                    </td>
+                    <td class="num" data-label=th("validation-published")>{ms(r.row.measured)}</td>
+                    <td class="num" data-label=th("validation-predicted")>{ms(r.predicted)}</td>
+                    <td class="num" class:warn=!r.within() data-label=th("validation-error")>{percent(r.error())}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    let tokens = |x: f64| tmath::units::group_thousands(&format!("{x:.0}"));
+    let pools = sv::pool_table()
+        .into_iter()
+        .map(|r| {
+            let th = |key: &'static str| ctx.t(key);
+            let run = move || serving_words(ctx.lang.get(), r.row.model, r.row.query);
+            view! {
+                <tr data-testid="serving-pool-row" data-error=r.error().to_string()>
+                    <th scope="row">
+                        <span class="framework">"vLLM "{r.row.version}</span>" "
+                        <a href=format!("?{}", r.row.query)>{run}</a>
+                        {r.row.gap.map(|g| {
+                            let key = format!("serving-gap-{}", g.as_str());
+                            view! { <span class="detail gap">" "{move || ctx.t(&key)}</span> }
+                        })}
+                    </th>
+                    <td class="num" data-label=th("serving-pool-log")>
+                        <a href=r.row.source target="_blank" rel="noopener">{tokens(r.row.tokens)}</a>
+                    </td>
+                    <td class="num" data-label=th("validation-predicted")>{tokens(r.tokens)}</td>
+                    <td class="num" class:warn=!r.within() data-label=th("validation-error")>{percent(r.error())}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <h3><Tr key="serving-validation-title" /></h3>
+        <p class="detail"><Tr key="serving-validation-intro" /></p>
+        <p data-testid="serving-validation-summary">{summary}</p>
+        <div class="table-scroll">
+            <table class="breakdown" data-testid="serving-validation">
+                <thead>
+                    <tr>
+                        <th scope="col"><Tr key="serving-validation-run" /></th>
+                        <th scope="col"><Tr key="serving-validation-measure" /></th>
+                        <th scope="col" class="num"><Tr key="validation-published" /></th>
+                        <th scope="col" class="num"><Tr key="validation-predicted" /></th>
+                        <th scope="col" class="num"><Tr key="validation-error" /></th>
+                    </tr>
+                </thead>
+                <tbody>{body}</tbody>
+            </table>
+        </div>
+        <h3><Tr key="serving-pool-title" /></h3>
+        <p class="detail"><Tr key="serving-pool-intro" /></p>
+        <div class="table-scroll">
+            <table class="breakdown" data-testid="serving-pool">
+                <thead>
+                    <tr>
+                        <th scope="col"><Tr key="serving-validation-run" /></th>
+                        <th scope="col" class="num"><Tr key="serving-pool-log" /></th>
+                        <th scope="col" class="num"><Tr key="validation-predicted" /></th>
+                        <th scope="col" class="num"><Tr key="validation-error" /></th>
+                    </tr>
+                </thead>
+                <tbody>{pools}</tbody>
             </table>
         </div>
     }
