@@ -56,7 +56,10 @@ cd "$(dirname "$0")/.."
 # 372 → 379 (issue 36): the planner's serving tab (serve, max-tpot-ms, max-ttft-ms with their
 # labels and controls, the replica search on the ordinary calculation, its table and summary in
 # both languages), 6.8 KiB (371.2 → 378.0).
-CEILING_KIB=${CEILING_KIB:-379}
+# 379 → 392 (issue 36): the serving figure (view=serving and its slide: six headline figures, one
+# GPU's budget as an SVG bar, time per token against the batch as an SVG chart with the roofline's
+# sides and the crossover, its verdict and texts in both languages), 12.6 KiB (378.0 → 390.6).
+CEILING_KIB=${CEILING_KIB:-392}
 # The stable toolchain's fallback build is about 28 KiB larger (scripts/build.sh says so loudly).
 if [ "$(cat target/wasm-toolchain.txt 2>/dev/null)" = stable ]; then
   CEILING_KIB=$((CEILING_KIB + 30))

@@ -165,6 +165,7 @@ pub fn view_title(lang: Lang, v: View) -> &'static str {
         View::Planner => ("Planner: how many GPUs, which layout", "플래너: GPU 몇 장에 어떤 병렬 구성으로"),
         View::Sweeps => ("Sweeps", "변화 그래프"),
         View::Fp => ("Floating-point formats", "부동소수점 형식"),
+        View::Serving => ("Serving: time per token, users and cost", "서빙: 토큰당 시간, 사용자 수, 비용"),
     };
     pick(lang, en, ko)
 }
@@ -614,6 +615,47 @@ pub fn throughput_summary(lang: Lang, counted: usize, median: f64, limit: f64) -
     }
 }
 
+/// The serving figure's verdict: the replica, which side of the roofline bounds its decode, and where it turns.
+pub fn serving_verdict(lang: Lang, c: &tmath::Config, s: &tmath::serving::ServingReport) -> String {
+    let v = &c.serving;
+    let memory = s.decode_bound == tmath::serving::Bound::Memory;
+    let cross = grouped_sig(s.crossover_batch);
+    let fits = if s.fits { "" } else { "✗ " };
+    match lang {
+        Lang::En => format!(
+            "{fits}{} GPU(s) (t {} × p {}), {} users of {} + {} tokens: decode is {}-bound at this batch; it turns compute-bound from batch {cross}.{}",
+            s.gpus,
+            v.serve_tp,
+            v.serve_pp,
+            v.batch,
+            v.prompt_tokens,
+            v.output_tokens,
+            if memory { "memory" } else { "compute" },
+            if s.fits { "" } else { " The batch's KV cache does not fit the engine's share." },
+        ),
+        Lang::Ko => format!(
+            "{fits}GPU {}장(t {} × p {}), 사용자 {}명, 요청당 {} + {} 토큰: 이 배치에서 디코드는 {}에 묶입니다. 배치 {cross}부터는 연산에 묶입니다.{}",
+            s.gpus,
+            v.serve_tp,
+            v.serve_pp,
+            v.batch,
+            v.prompt_tokens,
+            v.output_tokens,
+            if memory { "메모리 대역폭" } else { "연산" },
+            if s.fits { "" } else { " 배치의 KV 캐시가 엔진의 몫에 들어가지 않습니다." },
+        ),
+    }
+}
+
+/// The serving chart's text alternative.
+pub fn serving_chart_label(lang: Lang, tpot: f64, crossover: f64) -> String {
+    let (t, b) = (grouped_sig(tpot * 1e3), grouped_sig(crossover));
+    match lang {
+        Lang::En => format!("Time per output token against the batch, log axes: {t} ms at this batch; reading memory and computing cross at batch {b}."),
+        Lang::Ko => format!("배치에 따른 출력 토큰당 시간(로그 축): 이 배치에서 {t}ms, 메모리 읽기와 연산은 배치 {b}에서 만납니다."),
+    }
+}
+
 /// The serving planner's verdict: users, the replicas that meet the targets, the targets.
 pub fn serve_plan_summary(lang: Lang, users: u64, met: usize, tpot_ms: Option<f64>, ttft_ms: Option<f64>) -> String {
     let target = |t: Option<f64>, en: &str, ko: &str| {
@@ -854,6 +896,21 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
             "(op-level checkpointing saves every other matmul's output, less than selective recomputation here)",
             "(연산 단위 체크포인팅은 행렬곱 출력을 하나 걸러 저장해, 여기의 선택적 재계산보다 적게 남깁니다)",
         ),
+        "serving-ttft" => ("time to first token", "첫 토큰까지 시간"),
+        "serving-tpot" => ("time per output token", "출력 토큰당 시간"),
+        "serving-user-tps" => ("tokens/s per user", "사용자당 초당 토큰"),
+        "serving-gpu-tps" => ("tokens/s per GPU", "GPU당 초당 토큰"),
+        "serving-users" => ("users the KV pool holds", "KV 풀에 들어가는 사용자"),
+        "serving-usd" => ("per million output tokens", "출력 토큰 100만 개당"),
+        "serving-reserve" => ("engine's profiled peak", "엔진이 프로파일링한 최대치"),
+        "serving-pool" => ("KV cache pool", "KV 캐시 풀"),
+        "serving-left" => ("outside the engine's share", "엔진 몫 밖"),
+        "serving-bar" => ("One GPU's memory as the engine budgets it", "엔진이 나누는 GPU 한 장의 메모리"),
+        "serving-crossover" => ("crossover", "교차점"),
+        "serving-axis-batch" => ("batch (concurrent users)", "배치(동시 사용자 수)"),
+        "serving-line-memory" => ("reading weights and cache", "가중치·캐시 읽기"),
+        "serving-line-compute" => ("arithmetic", "연산"),
+        "serving-line-step" => ("time per output token", "출력 토큰당 시간"),
         "serve-plan-format" => ("weights", "가중치 형식"),
         "serve-plan-users" => ("users per replica", "복제본당 사용자"),
         "serve-plan-gpus" => ("GPUs in all", "전체 GPU"),
@@ -1048,6 +1105,10 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "invalid-variant" => ("not a valid layout here", "여기서는 불가능한 구성"),
         "deck-article" => ("The article's story as slides (its own presets)", "원문 흐름대로 보는 슬라이드 (미리 정한 예시)"),
         "preset-inference-7b" => ("Serving 7B in fp16: 1.2 × the weights", "70억 모델을 fp16으로 서빙: 가중치의 1.2배"),
+        "preset-serving-70b" => (
+            "Serving Llama 3 70B in FP8 on two H100s: 32 users of 8k",
+            "Llama 3 70B를 FP8로 H100 2장에서 서빙: 8k 토큰 사용자 32명",
+        ),
         "preset-chinchilla-70b" => ("Chinchilla: 70B on 1.4T tokens", "1.4조 토큰으로 학습한 700억 모델"),
         "preset-megatron-22b" => ("Megatron paper: 22B", "Megatron 논문: 22B"),
         "preset-megatron-175b" => ("Megatron paper: 175B", "Megatron 논문: 175B"),

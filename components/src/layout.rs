@@ -143,6 +143,11 @@ pub static FIGURES: &[Figure] = &[
     Figure { view: View::Planner, controls: &[K::Model, K::Gpus, K::Gpu, K::SeqLen], height: 670.0 },
     Figure { view: View::Sweeps, controls: &[K::Model, K::SeqLen, K::Tp, K::Recompute], height: 1100.0 },
     Figure { view: View::Fp, controls: &[K::Fp], height: 900.0 },
+    Figure {
+        view: View::Serving,
+        controls: &[K::Model, K::Gpu, K::InferenceDtype, K::ServeTp, K::Batch, K::PromptTokens],
+        height: 1000.0,
+    },
 ];
 
 /// The figure of a view.

@@ -46,13 +46,15 @@ choice!(
         Sweeps = "sweeps",
         /// The project's own: floating-point formats.
         Fp = "fp",
+        /// The project's own: serving's time, users and cost (Kipply's inference arithmetic).
+        Serving = "serving",
     }
 );
 
 impl View {
     /// The project's own views, beyond the article's sections.
     pub fn is_project(self) -> bool {
-        matches!(self, View::Planner | View::Sweeps | View::Fp)
+        matches!(self, View::Planner | View::Sweeps | View::Fp | View::Serving)
     }
 }
 

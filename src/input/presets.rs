@@ -80,6 +80,13 @@ pub static PRESETS: &[Preset] = &[
     },
     // The article's inference: 7B in fp16, 14 GB of weights × 1.2 = 16.8 GB.
     Preset { name: "inference-7b", query: "params=7B", view: View::Inference, variants: &[] },
+    // Kipply's inference arithmetic, live (issue 36): Llama 3 70B in FP8 on two H100s, 32 users of 8k.
+    Preset {
+        name: "serving-70b",
+        query: "model=llama-3-70b&gpu=h100-80gb&inference-dtype=fp8&serve-tp=2&batch=32&prompt-tokens=8192&output-tokens=512",
+        view: View::Serving,
+        variants: &[],
+    },
     // Chinchilla itself: 70B on 1.4T tokens, D = 20P (Hoffmann et al. 2022).
     Preset { name: "chinchilla-70b", query: "params=70B&tokens=1.4T", view: View::Chinchilla, variants: &[] },
     // Korthikanti et al. 2022, Table 3 with sequence parallelism + selective recomputation.

@@ -116,6 +116,34 @@ pub fn serving_vs_context(c: &Config) -> Vec<(f64, f64)> {
         .collect()
 }
 
+/// A decode step at one batch: the roofline's two sides and the step with its fixed costs, seconds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BatchPoint {
+    pub batch: f64,
+    /// Reading the weights the batch touches and its cache.
+    pub memory: f64,
+    /// The arithmetic.
+    pub compute: f64,
+    /// The time per output token: the larger side, the kernels, the collectives, the host.
+    pub tpot: f64,
+}
+
+/// Time per output token against the batch (the serving figure's chart):
+/// powers of two from 1 to 4096, and the configured batch in its place.
+pub fn serving_vs_batch(c: &Config) -> Vec<BatchPoint> {
+    let mut batches: Vec<u64> = (0..=12).map(|e| 1u64 << e).collect();
+    if let Err(at) = batches.binary_search(&c.serving.batch) {
+        batches.insert(at, c.serving.batch);
+    }
+    batches
+        .into_iter()
+        .map(|b| {
+            let s = crate::serving::time::decode_step(c, b);
+            BatchPoint { batch: b as f64, memory: s.memory, compute: s.compute, tpot: s.total }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -123,6 +151,26 @@ mod tests {
 
     fn base(pairs: &[(&str, &str)]) -> Config {
         Settings::from_pairs(pairs.iter().copied()).0.resolve().unwrap()
+    }
+
+    /// The chart's points: memory flat then rising with the cache, compute linear in the batch, the
+    /// step never below either side; the two sides cross near the core's crossover batch.
+    #[test]
+    fn serving_points_follow_the_roofline() {
+        let c = base(&[("model", "llama-2-13b"), ("gpu", "a100-80gb"), ("prompt-tokens", "1"), ("output-tokens", "1")]);
+        let p = serving_vs_batch(&c);
+        assert_eq!(p.len(), 13);
+        for w in p.windows(2) {
+            assert!(w[1].compute > w[0].compute && w[1].tpot >= w[0].tpot);
+        }
+        for x in &p {
+            assert!(x.tpot >= x.memory.max(x.compute));
+        }
+        let cross = crate::serving::time::crossover_batch(&c);
+        let after = p.iter().find(|x| x.compute > x.memory).unwrap();
+        assert!(after.batch >= cross && after.batch / 2.0 < cross, "{} vs {cross}", after.batch);
+        let with = base(&[("model", "llama-2-13b"), ("batch", "24")]);
+        assert!(serving_vs_batch(&with).iter().any(|x| x.batch == 24.0));
     }
 
     #[test]

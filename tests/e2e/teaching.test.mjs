@@ -42,6 +42,8 @@ test("each lecture preset reproduces its published numbers", async () => {
     "405b": (d) => assert.equal(d.fits, true),
     "chinchilla-70b": (d) => assert.equal(d.chinchilla, 1.4e12),
     // The article's inference: 7B in fp16, 14 GB × 1.2 = 16.8 GB.
+    // Kipply's arithmetic live: the serving figure's time per output token, as the core gives it.
+    "serving-70b": (d, page) => page.textContent('[data-testid="serving-tpot"]').then((t) => assert.ok(/^\d[\d.,]*\sms$/.test(t), t)),
     "inference-7b": (d, page) => page.getAttribute('[data-testid="inference"]', "data-bytes").then((b) => assert.equal(Number(b), 16.8e9)),
     // 5.88e23 FLOPs at 150 TFLOP/s × $2 and at 400 TFLOP/s × $3.50 per GPU-hour.
     "lesson-a100": (d) => assert.ok(Math.abs(d.cost - (5.88e23 / 150e12 / 3600) * 2) < 1, `${d.cost}`),

@@ -11,6 +11,7 @@ pub mod inference;
 pub mod memory;
 pub mod model_states;
 pub mod planner;
+pub mod serving;
 pub mod stages;
 pub mod sweeps;
 pub mod three_d;
@@ -65,5 +66,6 @@ pub fn body(view: View, mode: Mode, variants: &'static [Variant]) -> AnyView {
         View::Planner => view! { <planner::PlannerView mode=mode /> }.into_any(),
         View::Sweeps => view! { <sweeps::SweepsView mode=mode /> }.into_any(),
         View::Fp => view! { <fp::FpView mode=mode /> }.into_any(),
+        View::Serving => view! { <serving::ServingView mode=mode /> }.into_any(),
     }
 }

@@ -17,13 +17,14 @@ use std::time::Duration;
 use tmath::page::View;
 
 /// The panels, in the order of the article after the headline memory chart.
-const PANELS: [View; 11] = [
+const PANELS: [View; 12] = [
     View::Memory,
     View::ModelStates,
     View::Activations,
     View::Zero,
     View::ThreeD,
     View::Inference,
+    View::Serving,
     View::Compute,
     View::Chinchilla,
     View::Planner,
