@@ -66,7 +66,7 @@ fn serving_rows_are_sourced_and_enough() {
 #[test]
 fn static_step_by_hand() {
     let row = ROWS.iter().find(|r| r.name == "trt-llama-2-7b-a100-b32").unwrap();
-    let c = tmath::serving_validation::config(row).unwrap();
+    let c = tmath::link::config(row.query).unwrap();
     let r = tmath::serving::evaluate(&c);
     let prefill = tmath::serving::time::batch_prefill_seconds(&c, 32, 128);
     // 4,096 prompt tokens through 6.61B multiplied parameters (the input embedding is looked up)

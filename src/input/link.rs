@@ -81,6 +81,16 @@ pub fn load(query: &str) -> (State, Vec<SettingError>) {
     (state, errors)
 }
 
+/// The configuration of a query that loads without a notice (no bad key, no
+/// refused one): a validation row's run. `None` where anything was dropped.
+pub fn config(query: &str) -> Option<crate::Config> {
+    let (state, errors) = load(query);
+    if !errors.is_empty() {
+        return None;
+    }
+    state.settings.resolve().ok()
+}
+
 /// The query string (with `?`, or empty) that [`load`] turns back into `state`.
 pub fn query(state: &State) -> String {
     let pairs = state.to_pairs();

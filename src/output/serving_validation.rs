@@ -577,18 +577,9 @@ impl Checked {
     }
 }
 
-/// The row's configuration (`None` if its query no longer loads, which a test forbids).
-pub fn config(row: &Row) -> Option<Config> {
-    let (state, errors) = crate::link::load(row.query);
-    if !errors.is_empty() {
-        return None;
-    }
-    state.settings.resolve().ok()
-}
-
 /// Evaluates a row.
 pub fn check(row: &'static Row) -> Option<Checked> {
-    let c = config(row)?;
+    let c = crate::link::config(row.query)?;
     let r = evaluate(&c);
     Some(Checked { row, predicted: row.measure.predicted(&c, &r), batch_one_decode: row.measure.batch_one_decode(&c) })
 }
@@ -702,12 +693,7 @@ impl PoolChecked {
 
 /// Evaluates a pool row (`None` if its query no longer loads).
 pub fn check_pool(row: &'static PoolRow) -> Option<PoolChecked> {
-    let (state, errors) = crate::link::load(row.query);
-    if !errors.is_empty() {
-        return None;
-    }
-    let c = state.settings.resolve().ok()?;
-    let r = evaluate(&c);
+    let r = evaluate(&crate::link::config(row.query)?);
     Some(PoolChecked { row, tokens: r.kv_pool_blocks * crate::serving::memory::BLOCK_TOKENS })
 }
 

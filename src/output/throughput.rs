@@ -16,7 +16,6 @@
 
 use crate::step::{hardware_flops_per_token, step_time, tokens_per_second_per_gpu};
 use crate::validation::{h200_bf16, llama_1b, llama_3b};
-use crate::Config;
 
 /// Whose software ran the row (named as its source names it, the same in every language).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -278,22 +277,14 @@ impl Checked {
     }
 }
 
-fn config(row: &Row) -> Option<Config> {
-    let (state, errors) = crate::link::load(row.query);
-    if !errors.is_empty() {
-        return None;
-    }
-    state.settings.resolve().ok()
-}
-
 /// Evaluates a row (`None` if its query or its anchor no longer loads, which a test forbids).
 pub fn check(row: &'static Row) -> Option<Checked> {
     let anchor = match row.anchor {
         None => row,
         Some(name) => ROWS.iter().find(|r| r.name == name && r.anchor.is_none())?,
     };
-    let tau = anchor.measured * hardware_flops_per_token(&config(anchor)?);
-    let mut c = config(row)?;
+    let tau = anchor.measured * hardware_flops_per_token(&crate::link::config(anchor.query)?);
+    let mut c = crate::link::config(row.query)?;
     c.system.flops_per_gpu = tau;
     let predicted = tokens_per_second_per_gpu(&c, &step_time(&c));
     Some(Checked {

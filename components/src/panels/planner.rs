@@ -30,6 +30,10 @@ pub fn PlannerView(
     let runs = StoredValue::new(0u32);
     let report = Memo::new(move |_| {
         runs.update_value(|n| *n += 1);
+        // The serving tab hides the layouts: no search for them while it shows.
+        if ctx.plan.with(|o| o.serve) {
+            return None;
+        }
         base.with(|r| r.as_ref().map(|r| ctx.plan.with(|o| plan(&r.config, o, Some(r.config.layout.gpus())))))
     });
     let ready = move || report.with(|r| r.is_some());
@@ -180,7 +184,7 @@ pub fn PlannerView(
             // Nothing fits on these GPUs: what would, each with its verdict and one click.
             <crate::panels::memory::Remedies remedies=Signal::derive(move || {
                 let nothing = report.with(|r| !r.layouts.iter().any(|l| l.fits));
-                if !nothing {
+                if !nothing || serve() {
                     return Vec::new();
                 }
                 base.with(|r| {

@@ -84,6 +84,22 @@ fn run_words(lang: Lang, model: &str, query: &str, l: tmath::config::Layout, vpp
     parts.join(", ")
 }
 
+/// An error as every table here shows it: signed, one decimal, a true minus sign.
+fn error_text(e: f64) -> String {
+    format!("{:+.1}%", 100.0 * e).replace('-', "−")
+}
+
+/// A row's note on what the calculator knowingly leaves out, in the page's language.
+fn gap_note(ctx: Ctx, key: String) -> impl IntoView {
+    view! { <span class="detail gap">" "{move || ctx.t(&key)}</span> }
+}
+
+/// A table's header row: each column's text key, and whether it holds numbers.
+fn head(columns: &'static [(&'static str, bool)]) -> impl IntoView {
+    let cells = columns.iter().map(|&(key, num)| view! { <th scope="col" class:num=num><Tr key=key /></th> });
+    view! { <thead><tr>{cells.collect_view()}</tr></thead> }
+}
+
 /// Which rank the figure is from, and the stage the calculator gives for it.
 fn rank_text(ctx: Ctx, r: &Checked) -> String {
     let stage = ctx.t("stage");
@@ -157,7 +173,7 @@ pub fn Validation() -> impl IntoView {
         rows.get().unwrap_or_default().into_iter().map(|r| {
             // In the page's unit, as every other byte figure.
             let size = move |b: f64| ctx.units().format(tmath::Bytes(b));
-            let error = format!("{:+.1}%", 100.0 * r.error()).replace('-', "−");
+            let error = error_text(r.error());
             let th = |key: &'static str| ctx.t(key);
             let link = format!("?{}", r.row.query);
             let run = move || run_text(ctx.lang.get(), &r);
@@ -168,10 +184,7 @@ pub fn Validation() -> impl IntoView {
                         <span class="framework">{r.row.framework.name()}</span>" "
                         <a href=link>{run}</a>
                         {r.row.inferred.then(|| view! { <span class="detail">" "<Tr key="validation-inferred" /></span> })}
-                        {r.row.gap.map(|g| {
-                            let key = format!("validation-gap-{}", g.as_str());
-                            view! { <span class="detail gap">" "{move || ctx.t(&key)}</span> }
-                        })}
+                        {r.row.gap.map(|g| gap_note(ctx, format!("validation-gap-{}", g.as_str())))}
                     </th>
                     // data-label: the column's name, shown beside the value where rows become cards (phones).
                     <td data-label=th("validation-metric")><a href=r.row.source target="_blank" rel="noopener">{ctx.t(metric_key(r.row.metric))}</a></td>
@@ -230,16 +243,14 @@ pub fn Validation() -> impl IntoView {
             </ul>
             <div class="table-scroll">
                 <table class="breakdown">
-                    <thead>
-                        <tr>
-                            <th scope="col"><Tr key="validation-run" /></th>
-                            <th scope="col"><Tr key="validation-metric" /></th>
-                            <th scope="col"><Tr key="validation-rank" /></th>
-                            <th scope="col" class="num"><Tr key="validation-published" /></th>
-                            <th scope="col" class="num"><Tr key="validation-predicted" /></th>
-                            <th scope="col" class="num"><Tr key="validation-error" /></th>
-                        </tr>
-                    </thead>
+                    {head(&[
+                        ("validation-run", false),
+                        ("validation-metric", false),
+                        ("validation-rank", false),
+                        ("validation-published", true),
+                        ("validation-predicted", true),
+                        ("validation-error", true),
+                    ])}
                     <tbody>{body}</tbody>
                 </table>
             </div>
@@ -269,7 +280,7 @@ fn Throughput() -> impl IntoView {
             let tau = format!("{:.0}\u{a0}({:.0}\u{a0}%)", r.tau / 1e12, 100.0 * r.peak_share);
             // An anchor's 0.0 % is not "−0.0 %".
             let e = if r.error().abs() < 5e-4 { 0.0 } else { r.error() };
-            let error = format!("{:+.1}%", 100.0 * e).replace('-', "−");
+            let error = error_text(e);
             view! {
                 <tr data-testid="throughput-row" data-error=r.error().to_string() data-counts=r.counts().to_string()>
                     <th scope="row">
@@ -294,16 +305,14 @@ fn Throughput() -> impl IntoView {
         <p data-testid="throughput-summary">{summary}</p>
         <div class="table-scroll">
             <table class="breakdown" data-testid="throughput">
-                <thead>
-                    <tr>
-                        <th scope="col"><Tr key="validation-run" /></th>
-                        <th scope="col" class="num"><Tr key="throughput-gpus" /></th>
-                        <th scope="col" class="num"><Tr key="throughput-tau" /></th>
-                        <th scope="col" class="num"><Tr key="throughput-measured" /></th>
-                        <th scope="col" class="num"><Tr key="validation-predicted" /></th>
-                        <th scope="col" class="num"><Tr key="validation-error" /></th>
-                    </tr>
-                </thead>
+                {head(&[
+                    ("validation-run", false),
+                    ("throughput-gpus", true),
+                    ("throughput-tau", true),
+                    ("throughput-measured", true),
+                    ("validation-predicted", true),
+                    ("validation-error", true),
+                ])}
                 <tbody>{body}</tbody>
             </table>
         </div>
@@ -360,7 +369,6 @@ fn Serving() -> impl IntoView {
         move || crate::i18n::serving_validation_summary(ctx.lang.get(), n, counted, median, ones, one)
     };
     let ms = |x: f64| format!("{} ms", crate::i18n::grouped_sig(x * 1e3));
-    let percent = |e: f64| format!("{:+.1}%", 100.0 * e).replace('-', "−");
     let body = rows
         .into_iter()
         .map(|r| {
@@ -373,17 +381,14 @@ fn Serving() -> impl IntoView {
                         <span class="framework">{r.row.engine.name()}" "{r.row.version}</span>" "
                         <a href=format!("?{}", r.row.query)>{run}</a>
                         {r.row.inferred.then(|| view! { <span class="detail">" "<Tr key="validation-inferred" /></span> })}
-                        {r.row.gap.map(|g| {
-                            let key = format!("serving-gap-{}", g.as_str());
-                            view! { <span class="detail gap">" "{move || ctx.t(&key)}</span> }
-                        })}
+                        {r.row.gap.map(|g| gap_note(ctx, format!("serving-gap-{}", g.as_str())))}
                     </th>
                     <td data-label=th("serving-validation-measure")>
                         <a href=r.row.source target="_blank" rel="noopener">{move || ctx.t(&measure)}</a>
                     </td>
                     <td class="num" data-label=th("validation-published")>{ms(r.row.measured)}</td>
                     <td class="num" data-label=th("validation-predicted")>{ms(r.predicted)}</td>
-                    <td class="num" class:warn=!r.within() data-label=th("validation-error")>{percent(r.error())}</td>
+                    <td class="num" class:warn=!r.within() data-label=th("validation-error")>{error_text(r.error())}</td>
                 </tr>
             }
         })
@@ -399,16 +404,13 @@ fn Serving() -> impl IntoView {
                     <th scope="row">
                         <span class="framework">"vLLM "{r.row.version}</span>" "
                         <a href=format!("?{}", r.row.query)>{run}</a>
-                        {r.row.gap.map(|g| {
-                            let key = format!("serving-gap-{}", g.as_str());
-                            view! { <span class="detail gap">" "{move || ctx.t(&key)}</span> }
-                        })}
+                        {r.row.gap.map(|g| gap_note(ctx, format!("serving-gap-{}", g.as_str())))}
                     </th>
                     <td class="num" data-label=th("serving-pool-log")>
                         <a href=r.row.source target="_blank" rel="noopener">{tokens(r.row.tokens)}</a>
                     </td>
                     <td class="num" data-label=th("validation-predicted")>{tokens(r.tokens)}</td>
-                    <td class="num" class:warn=!r.within() data-label=th("validation-error")>{percent(r.error())}</td>
+                    <td class="num" class:warn=!r.within() data-label=th("validation-error")>{error_text(r.error())}</td>
                 </tr>
             }
         })
@@ -419,15 +421,13 @@ fn Serving() -> impl IntoView {
         <p data-testid="serving-validation-summary">{summary}</p>
         <div class="table-scroll">
             <table class="breakdown" data-testid="serving-validation">
-                <thead>
-                    <tr>
-                        <th scope="col"><Tr key="serving-validation-run" /></th>
-                        <th scope="col"><Tr key="serving-validation-measure" /></th>
-                        <th scope="col" class="num"><Tr key="validation-published" /></th>
-                        <th scope="col" class="num"><Tr key="validation-predicted" /></th>
-                        <th scope="col" class="num"><Tr key="validation-error" /></th>
-                    </tr>
-                </thead>
+                {head(&[
+                    ("serving-validation-run", false),
+                    ("serving-validation-measure", false),
+                    ("validation-published", true),
+                    ("validation-predicted", true),
+                    ("validation-error", true),
+                ])}
                 <tbody>{body}</tbody>
             </table>
         </div>
@@ -435,14 +435,12 @@ fn Serving() -> impl IntoView {
         <p class="detail"><Tr key="serving-pool-intro" /></p>
         <div class="table-scroll">
             <table class="breakdown" data-testid="serving-pool">
-                <thead>
-                    <tr>
-                        <th scope="col"><Tr key="serving-validation-run" /></th>
-                        <th scope="col" class="num"><Tr key="serving-pool-log" /></th>
-                        <th scope="col" class="num"><Tr key="validation-predicted" /></th>
-                        <th scope="col" class="num"><Tr key="validation-error" /></th>
-                    </tr>
-                </thead>
+                {head(&[
+                    ("serving-validation-run", false),
+                    ("serving-pool-log", true),
+                    ("validation-predicted", true),
+                    ("validation-error", true),
+                ])}
                 <tbody>{pools}</tbody>
             </table>
         </div>
