@@ -1406,6 +1406,42 @@ fn serving_crossover_batch() {
     assert_eq!(r.serving.decode_bound, tmath::serving::Bound::Compute);
 }
 
+/// Kipply's crossover ignores the cache ("short context"); at the requests'
+/// context every sequence adds its cache's bytes to the memory side. Llama 2
+/// 13B (full multi-head attention, 819,200 bytes of fp16 cache per token) at
+/// 1,024 + 256 tokens: a sequence's 1,152-token mean context is 944 MB read
+/// per step, 0.61 ms at 1.555 TB/s, against 2·13.0e9 + 4·1,152·40·5,120 FLOPs,
+/// 0.087 ms at 312 TFLOP/s: no batch turns it compute-bound. Llama 3 70B
+/// (8 KV heads) on four GPUs crosses, later than at a short context, and its
+/// two sides meet there; with 2 stages the batch holds twice the sequences.
+#[test]
+fn serving_crossover_at_the_requests_context() {
+    let a100 = [("gpu", "a100-40gb"), ("hbm-gbs", "1555"), ("serve-tflops", "312")];
+    let with = |pairs: &[(&'static str, &'static str)]| {
+        let mut all = a100.to_vec();
+        all.extend_from_slice(pairs);
+        eval(&all)
+    };
+    let mha = with(&[("model", "llama-2-13b"), ("prompt-tokens", "1024"), ("output-tokens", "256")]);
+    assert!(mha.serving.crossover_batch.is_finite());
+    assert_eq!(mha.serving.crossover_batch_at_context, f64::INFINITY);
+    // A one-token request: the two crossovers agree.
+    let short = with(&[("model", "llama-2-13b"), ("prompt-tokens", "1"), ("output-tokens", "1")]);
+    assert_close(short.serving.crossover_batch_at_context, short.serving.crossover_batch, 0.01, "short");
+    let gqa = with(&[("model", "llama-3-70b"), ("serve-tp", "4"), ("prompt-tokens", "1024"), ("output-tokens", "256")]);
+    let at = gqa.serving.crossover_batch_at_context;
+    assert!(at > gqa.serving.crossover_batch && at.is_finite(), "{at}");
+    let c = gqa.config.clone();
+    let mut c_at = c.clone();
+    c_at.serving.batch = at.round() as u64;
+    let step = tmath::serving::time::decode_step(&c_at, c_at.serving.batch);
+    assert_close(step.compute, step.memory, 0.01, "the sides meet at the crossover");
+    let mut two = c.clone();
+    two.serving.serve_pp = 2;
+    let two = tmath::serving::evaluate(&two);
+    assert_close(two.crossover_batch_at_context, 2.0 * at, 0.02, "two stages");
+}
+
 /// Issue 36: "at batch B a MoE layer reads every expert some token of the batch
 /// routes to, on average E·(1 − (1 − k/E)^B)". Mixtral 8x7B (top-2 of 8): one
 /// token reads 2 experts of each layer, 16 tokens 7.92, and the step's weights

@@ -615,26 +615,25 @@ pub fn throughput_summary(lang: Lang, counted: usize, median: f64, limit: f64) -
     }
 }
 
-/// The serving figure's verdict: the replica, which side of the roofline bounds its decode, and where it turns.
+/// The serving figure's verdict: the replica and which side of the roofline bounds its decode.
 pub fn serving_verdict(lang: Lang, c: &tmath::Config, s: &tmath::serving::ServingReport) -> String {
     let v = &c.serving;
     let memory = s.decode_bound == tmath::serving::Bound::Memory;
-    let cross = grouped_sig(s.crossover_batch);
     let fits = if s.fits { "" } else { "✗ " };
     match lang {
         Lang::En => format!(
-            "{fits}{} GPU(s) (t {} × p {}), {} users of {} + {} tokens: decode is {}-bound at this batch; it turns compute-bound from batch {cross}.{}",
-            s.gpus,
+            "{fits}{} (t {} × p {}), {} of {} + {} tokens: decode is {}-bound at this batch.{}",
+            gpus(lang, s.gpus),
             v.serve_tp,
             v.serve_pp,
-            v.batch,
+            count_noun(v.batch, "user", "users"),
             v.prompt_tokens,
             v.output_tokens,
             if memory { "memory" } else { "compute" },
             if s.fits { "" } else { " The batch's KV cache does not fit the engine's share." },
         ),
         Lang::Ko => format!(
-            "{fits}GPU {}장(t {} × p {}), 사용자 {}명, 요청당 {} + {} 토큰: 이 배치에서 디코드는 {}에 묶입니다. 배치 {cross}부터는 연산에 묶입니다.{}",
+            "{fits}GPU {}장(t {} × p {}), 사용자 {}명, 요청당 {} + {} 토큰: 이 배치에서 디코드는 {}에 묶입니다.{}",
             s.gpus,
             v.serve_tp,
             v.serve_pp,
@@ -647,12 +646,64 @@ pub fn serving_verdict(lang: Lang, c: &tmath::Config, s: &tmath::serving::Servin
     }
 }
 
-/// The serving chart's text alternative.
-pub fn serving_chart_label(lang: Lang, tpot: f64, crossover: f64) -> String {
-    let (t, b) = (grouped_sig(tpot * 1e3), grouped_sig(crossover));
+/// Where decode turns compute-bound: at the requests' context and (Kipply's figure) at a short one.
+pub fn serving_turn(lang: Lang, s: &tmath::serving::ServingReport) -> String {
+    let short = grouped_sig(s.crossover_batch);
+    let at = s.crossover_batch_at_context;
+    match (lang, at.is_finite()) {
+        (Lang::En, true) => format!(
+            "At this context it turns compute-bound from batch {} (from {short} at a short context, Kipply's crossover).",
+            grouped_sig(at)
+        ),
+        (Lang::En, false) => format!(
+            "At this context no batch turns it compute-bound: each sequence's cache takes longer to read than its arithmetic (at a short context, from batch {short}, Kipply's crossover)."
+        ),
+        (Lang::Ko, true) => format!(
+            "이 컨텍스트에서는 배치 {}부터 연산에 묶입니다(짧은 컨텍스트에서는 배치 {short}, Kipply의 교차점).",
+            grouped_sig(at)
+        ),
+        (Lang::Ko, false) => format!(
+            "이 컨텍스트에서는 배치를 늘려도 연산에 묶이지 않습니다: 시퀀스마다 KV 캐시를 읽는 시간이 연산보다 깁니다(짧은 컨텍스트에서는 배치 {short}, Kipply의 교차점)."
+        ),
+    }
+}
+
+/// "1 user", "32 users".
+fn count_noun(n: u64, one: &str, many: &str) -> String {
+    format!("{} {}", tmath::units::group_thousands(&n.to_string()), if n == 1 { one } else { many })
+}
+
+/// The serving chart's mark where the KV pool is full: the users it holds.
+pub fn serving_pool_mark(lang: Lang, users: f64) -> String {
+    let n = tmath::units::group_thousands(&format!("{:.0}", users.floor()));
     match lang {
-        Lang::En => format!("Time per output token against the batch, log axes: {t} ms at this batch; reading memory and computing cross at batch {b}."),
-        Lang::Ko => format!("배치에 따른 출력 토큰당 시간(로그 축): 이 배치에서 {t}ms, 메모리 읽기와 연산은 배치 {b}에서 만납니다."),
+        Lang::En => format!("KV pool: {n} users"),
+        Lang::Ko => format!("KV 풀: {n}명"),
+    }
+}
+
+/// The serving chart's text alternative.
+pub fn serving_chart_label(lang: Lang, s: &tmath::serving::ServingReport) -> String {
+    let t = grouped_sig(s.tpot_seconds * 1e3);
+    let users = tmath::units::group_thousands(&format!("{:.0}", s.max_concurrency.floor()));
+    let at = s.crossover_batch_at_context;
+    match lang {
+        Lang::En => {
+            let cross = if at.is_finite() {
+                format!("reading memory and computing cross at batch {}", grouped_sig(at))
+            } else {
+                "reading memory stays above computing at every batch".to_string()
+            };
+            format!("Time per output token against the batch, log axes: {t} ms at this batch; {cross}; the KV pool holds {users} users.")
+        }
+        Lang::Ko => {
+            let cross = if at.is_finite() {
+                format!("메모리 읽기와 연산은 배치 {}에서 만납니다", grouped_sig(at))
+            } else {
+                "메모리 읽기가 모든 배치에서 연산보다 깁니다".to_string()
+            };
+            format!("배치에 따른 출력 토큰당 시간(로그 축): 이 배치에서 {t}ms, {cross}. KV 풀에는 사용자 {users}명이 들어갑니다.")
+        }
     }
 }
 

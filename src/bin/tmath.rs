@@ -279,7 +279,7 @@ fn receipt(r: &Report) -> String {
         format_sig(sv.flops_per_gpu / 1e12)
     );
     s += &format!(
-        "  time per output token      {:>10} ms   {}-bound at {} GB/s (memory {} ms, compute {} ms, {} kernels {} ms, TP {} ms, PP {} ms, host {} ms); compute-bound from batch {}\n",
+        "  time per output token      {:>10} ms   {}-bound at {} GB/s (memory {} ms, compute {} ms, {} kernels {} ms, TP {} ms, PP {} ms, host {} ms); compute-bound from batch {} at a short context; at this context {}\n",
         format_sig(v.tpot_seconds * 1e3),
         if v.decode_bound == tmath::serving::Bound::Memory { "memory" } else { "compute" },
         format_sig(sv.hbm_bytes_per_s / 1e9),
@@ -290,7 +290,12 @@ fn receipt(r: &Report) -> String {
         format_sig(v.decode.tp_comm * 1e3),
         format_sig(v.decode.pp_comm * 1e3),
         format_sig(v.decode.host * 1e3),
-        format_sig(v.crossover_batch)
+        format_sig(v.crossover_batch),
+        if v.crossover_batch_at_context.is_finite() {
+            format!("from batch {}", format_sig(v.crossover_batch_at_context))
+        } else {
+            "never (each sequence's cache takes longer to read than to compute)".to_string()
+        }
     );
     s += &format!(
         "  tokens/s                   {:>10}   per user; {} per GPU; a request {} s; ${} per million output tokens\n",

@@ -53,6 +53,8 @@ pub struct ServingReport {
     pub decode_bound: Bound,
     /// The batch at which a decode step turns compute-bound (short context).
     pub crossover_batch: f64,
+    /// The same at the requests' mean context; infinite (JSON null) where no batch does.
+    pub crossover_batch_at_context: f64,
     pub tokens_per_second_per_user: f64,
     pub output_tokens_per_second_per_gpu: f64,
     pub request_seconds: f64,
@@ -93,6 +95,7 @@ pub fn evaluate(c: &Config) -> ServingReport {
         tpot_seconds: tpot,
         decode_bound: decode.bound(),
         crossover_batch: time::crossover_batch(c),
+        crossover_batch_at_context: time::crossover_batch_at_context(c),
         tokens_per_second_per_user: 1.0 / tpot,
         output_tokens_per_second_per_gpu: per_second / gpus as f64,
         request_seconds: ttft + s.output_tokens as f64 * tpot,

@@ -263,15 +263,38 @@ pub fn ttft_seconds(c: &Config) -> f64 {
 /// against 1.555 TB/s ≈ 201 (Kipply: 208 at 1.5 TB/s). A mixture of experts
 /// reads more of its experts as B grows: there it is found by bisection.
 pub fn crossover_batch(c: &Config) -> f64 {
-    let gap = |b: f64| {
-        let s = decode_step_of(c, b, 0.0);
-        s.compute - s.memory
+    crossover_at(c, 0.0)
+}
+
+/// The same crossover at the requests' mean context ([`mean_context`]): each
+/// sequence then adds its cache's bytes to the memory side as well as its
+/// attention's FLOPs to the compute side. Where a sequence's cache takes longer
+/// to read than its arithmetic takes to compute (full multi-head attention in
+/// 16 bits at a few thousand tokens, on any GPU of today), no batch turns
+/// decode compute-bound: infinite.
+pub fn crossover_batch_at_context(c: &Config) -> f64 {
+    crossover_at(c, mean_context(c))
+}
+
+/// The batch (all stages' sequences: p micro-batches of m, as [`decode_step`]
+/// keeps them) at which a decode step's compute side reaches its memory side,
+/// every sequence at `context` tokens.
+fn crossover_at(c: &Config, context: f64) -> f64 {
+    let p = c.serving.serve_pp.max(1) as f64;
+    let side = |m: f64| {
+        let s = decode_step_of(c, m, context);
+        (s.memory, s.compute)
     };
     if !c.arch.is_moe() {
-        // Dense: the weights read do not depend on B, the FLOPs grow with it: B* = memory(1)/compute(1).
-        let one = decode_step_of(c, 1.0, 0.0);
-        return if one.compute > 0.0 { one.memory / one.compute } else { f64::INFINITY };
+        // Dense: memory = M₀ + m·k (the weights, then each sequence's cache), compute = m·f.
+        let ((m0, _), (m1, f)) = (side(0.0), side(1.0));
+        let k = m1 - m0;
+        return if f > k { p * m0 / (f - k) } else { f64::INFINITY };
     }
+    let gap = |m: f64| {
+        let (memory, compute) = side(m);
+        compute - memory
+    };
     let (mut lo, mut hi) = (0.0, 1e7);
     if gap(hi) < 0.0 {
         return f64::INFINITY;
@@ -285,5 +308,5 @@ pub fn crossover_batch(c: &Config) -> f64 {
             hi = mid;
         }
     }
-    0.5 * (lo + hi)
+    p * 0.5 * (lo + hi)
 }

@@ -4,7 +4,7 @@ import fs from "node:fs";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
-import { startBrowser, open, tmathJson, tmathPlan, domBytes, waitForQuery, ensureArtifacts } from "./harness.mjs";
+import { startBrowser, open, tmathJson, tmathPlan, domBytes, waitForQuery, ensureArtifacts, chartBars } from "./harness.mjs";
 
 const env = startBrowser();
 
@@ -377,14 +377,13 @@ test("how close is this to reality: the table opens with its chart, meets its th
   // The summary states the same median, in Korean.
   const summary = await page.textContent('[data-testid="validation-summary"]');
   assert.ok(summary.includes(`${(100 * median).toFixed(1)}%`) && summary.includes("중앙값"), summary);
-  // The chart is drawn: the canvas has ink of more than one colour.
-  const inks = await page.$eval('[data-testid="validation-chart"]', (c) => {
-    const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
-    const seen = new Set();
-    for (let i = 0; i < d.length; i += 4 * 97) seen.add(`${d[i]},${d[i + 1]},${d[i + 2]}`);
-    return seen.size;
+  // The chart is drawn: a dot per measured run, each titled with its run, in more than one colour.
+  const dots = await page.$eval('[data-testid="validation-chart"]', (svg) => {
+    const marks = [...svg.querySelectorAll("circle")];
+    return { n: marks.length, titled: marks.filter((c) => c.querySelector("title")?.textContent).length,
+      colours: new Set(marks.map((c) => c.getAttribute("fill") + c.getAttribute("stroke"))).size };
   });
-  assert.ok(inks > 4, `${inks} colours`);
+  assert.ok(dots.n >= 30 && dots.n <= rows.length && dots.titled === dots.n && dots.colours > 1, JSON.stringify(dots));
   // The step time against measured throughput (issue 26): every counted run within 25 %, anchors
   // not counted, the summary's median the rows' own, and a run's link loads cleanly.
   const runs = await tableRows(page, "throughput-row");
@@ -547,6 +546,9 @@ test("the stage chart: every stage of Llama 3 405B on 16 stages, the heaviest th
     assert.deepEqual(dom, core.stages.map((s) => s.per_gpu_bytes.total), lang);
     assert.equal(core.per_gpu_bytes.total, Math.max(...dom));
     assert.equal(core.stages[core.peak_stage].per_gpu_bytes.total, core.per_gpu_bytes.total);
+    // The chart's own bars, segment by segment, hold the same stages.
+    const bars = await chartBars(page, "stage-chart");
+    assert.deepEqual(bars.map((b) => Object.values(b).reduce((a, x) => a + x, 0)), dom, `${lang}: the stage chart's bars`);
     await page.locator('[data-testid="stage-chart"]').screenshot({ path: path.join(ensureArtifacts(), `stages-405b-${lang}.png`) });
     assert.deepEqual(problems, []);
     await context.close();
@@ -556,6 +558,29 @@ test("the stage chart: every stage of Llama 3 405B on 16 stages, the heaviest th
   await page.waitForTimeout(300);
   assert.equal(await page.isVisible('[data-testid="stages"]'), false);
   await context.close();
+});
+
+// Issue 40: the memory chart is SVG whose segments carry the core's bytes, part by part, in both languages.
+const PART_KEYS = ["model", "gradients", "optimizer", "activations", "logits", "buffers", "zero3_live_params", "reserve"];
+test("the memory chart's segments are the core's bytes, part by part, in both languages", async () => {
+  for (const pairs of [[["model", "llama-2-13b"], ["convention", "megatron"], ["pp", "2"], ["gpus", "8"]],
+    [["params", "7.5B"], ["gpus", "64"], ["zero", "3"]]]) {
+    const core = tmathJson(pairs);
+    for (const lang of ["en", "ko"]) {
+      const q = new URLSearchParams([...pairs, ["lang", lang]]).toString();
+      const { page, context, problems } = await open(env.browser, `${env.server.base}?${q}`, { origin: env.server.origin });
+      await page.waitForSelector('[data-testid="memory-chart"] rect[data-bytes]');
+      const [training] = await chartBars(page, "memory-chart");
+      const want = Object.fromEntries(PART_KEYS.map((k, i) => [String(i), core.per_gpu_bytes[k]]).filter(([, b]) => b > 0));
+      assert.deepEqual(training, want, `${q}`);
+      // Each segment names its part in the page's language.
+      const titles = await page.$$eval('[data-testid="memory-chart"] rect[data-bytes] title', (t) => t.map((e) => e.textContent));
+      assert.ok(titles.length >= Object.keys(want).length, titles.join(" | "));
+      assert.ok(titles.some((t) => (lang === "ko" ? /옵티마이저 상태/ : /optimizer states/).test(t)), titles.join(" | "));
+      assert.deepEqual(problems, []);
+      await context.close();
+    }
+  }
 });
 
 // Issue 26: the step time, one model with the planner, as a stacked bar of its parts.

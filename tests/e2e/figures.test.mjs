@@ -21,7 +21,8 @@ async function measure(page) {
       controls: document.querySelectorAll(".figure-controls .field").length,
       href: document.querySelector('[data-testid="open-full"]')?.href,
       chrome: !!document.querySelector("header.top, .summary, .teaching"),
-      canvas: [...document.querySelectorAll("canvas")].map((c) => c.getBoundingClientRect().height),
+      cut: [...document.querySelectorAll("svg.plot text")].map((t) => t.textContent).filter((t) => t.includes("…")),
+      charts: [...document.querySelectorAll(".chart svg.plot")].map((c) => c.getBoundingClientRect().height),
     };
   });
 }
@@ -49,9 +50,11 @@ test("every figure holds its height from 360 to 720 px; on a phone the chart kee
         assert.ok(m.scroll <= 0, `${what}: ${m.scroll} px of horizontal scroll`);
         assert.ok(m.controls <= 6, `${what}: ${m.controls} controls`);
         assert.equal(m.chrome, false, `${what}: no site chrome`);
-        assert.ok(m.canvas.every((h) => h >= 150), `${what}: every chart has room (${m.canvas})`);
+        assert.ok(m.charts.every((h) => h >= 150), `${what}: every chart has room (${m.charts})`);
+        // Issue 41: a chart's label wraps or moves; a word or a number is never cut short.
+        assert.deepEqual(m.cut, [], `${what}: labels cut`);
         if (!PROJECT_VIEWS.has(view) && width === 390) {
-          const share = Math.max(...m.canvas) / m.figure;
+          const share = Math.max(...m.charts) / m.figure;
           assert.ok(share >= 0.4, `${what}: the chart is ${(100 * share).toFixed(0)} % of the figure`);
         }
         // The link opens the full calculator on the same state.

@@ -155,3 +155,16 @@ export function ensureArtifacts() {
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   return ARTIFACTS;
 }
+
+/** The bars of the SVG chart `testid`, left to right: each an object {part index: bytes} read from its segments' data-bytes. */
+export async function chartBars(page, testid) {
+  return page.$eval(`[data-testid="${testid}"]`, (svg) => {
+    const bars = new Map();
+    for (const r of svg.querySelectorAll("rect[data-bytes]")) {
+      const x = Number(r.getAttribute("x"));
+      if (!bars.has(x)) bars.set(x, {});
+      bars.get(x)[r.getAttribute("data-part")] = Number(r.getAttribute("data-bytes"));
+    }
+    return [...bars.entries()].sort((a, b) => a[0] - b[0]).map(([, parts]) => parts);
+  });
+}

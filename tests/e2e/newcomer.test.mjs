@@ -14,13 +14,13 @@ const env = startBrowser();
 // Names, symbols and units that stay as they are on the Korean page.
 const KEEP = new Set([
   "GPU", "GPUs", "CPU", "NVIDIA", "AMD", "SXM", "PCIe", "CUDA", "NVLink", "InfiniBand", "TFLOP", "FLOPs", "GB", "GiB", "MiB",
-  "ZeRO", "ZeRO-R", "MoE", "TSP", "FSDP", "AdamW", "Adam", "SGD", "Megatron", "DeepSpeed", "EleutherAI", "CC", "BY", "PNG",
+  "ZeRO", "ZeRO-R", "MoE", "TSP", "FSDP", "AdamW", "Adam", "SGD", "Megatron", "DeepSpeed", "EleutherAI", "CC", "BY", "PNG", "SVG",
   "JSON", "CSV", "USD", "NaN", "A100", "H100", "H200", "H800", "B200", "MI300X", "MI325X", "L40S", "RTX", "GeForce", "Instinct",
   "V100", "Llama", "Mistral", "Mixtral", "DeepSeek-V3", "DeepSeek", "Pythia", "GPT", "GPT-3", "GPT-NeoX", "NeoX", "Qwen",
   "Gemma", "LLaMA", "MT-NLG", "NCCL", "nvidia-smi", "cp", "ep", "etp",
   // Names of tools, papers and files (the validation table, the config reader), and PyTorch's
   // counters as its API spells them, in parentheses after the Korean.
-  "Hugging", "Face", "config", "json", "PyTorch", "TensorBoard", "Korthikanti", "Megatron-LM", "Megatron-Core", "torchtitan", "torchtune", "GPT-2",
+  "Hugging", "Face", "config", "json", "PyTorch", "Kipply", "TensorBoard", "Korthikanti", "Megatron-LM", "Megatron-Core", "torchtitan", "torchtune", "GPT-2",
   "llama-recipes", "transformers", "NeMo", "torch", "compile", "DeepSeek-V2-Lite", "x7B", "x22B", "max", "allocated", "reserved",
   // The same names with a no-break hyphen (U+2011), which the word split takes apart.
   "LM", "Core", "llama", "recipes", "NVMe", "GPipe", "1F1B", "fp32", "fp16", "bf16", "fp8", "int8", "int4", "e4m3", "e5m2", "English", "FLOP", "LLM", "FlashAttention",
@@ -266,9 +266,23 @@ test("exports stand on their own: a PNG with title, layout, legend, verdict and 
   };
   const png = await grab("png");
   fs.writeFileSync(path.join(ensureArtifacts(), "export.png"), png);
-  const chart = await page.$eval('[data-testid="memory-chart"]', (c) => [c.width, c.height]);
+  const chart = await page.$eval('[data-testid="memory-chart"]', (c) => [c.width.baseVal.value, c.height.baseVal.value]);
   const [w, h] = [png.readUInt32BE(16), png.readUInt32BE(20)];
   assert.ok(w > chart[0] && h > chart[1] * 1.2, `the PNG (${w}×${h}) frames the chart (${chart}) with its text`);
+  // The SVG export is one standalone document: it parses, and its bars carry the page's bytes.
+  const svg = (await grab("svg")).toString();
+  fs.writeFileSync(path.join(ensureArtifacts(), "export.svg"), svg);
+  const parsed = await page.evaluate((text) => {
+    const doc = new DOMParser().parseFromString(text, "image/svg+xml");
+    if (doc.querySelector("parsererror")) return { error: doc.querySelector("parsererror").textContent };
+    const bytes = (d) => [...d.querySelectorAll("rect[data-bytes]")].map((r) => r.getAttribute("data-part") + "=" + r.getAttribute("data-bytes"));
+    return { exported: bytes(doc), page: bytes(document.querySelector('[data-testid="memory-chart"]')),
+      text: doc.documentElement.textContent };
+  }, svg);
+  assert.equal(parsed.error, undefined, parsed.error);
+  assert.ok(parsed.page.length >= 4, parsed.page.join(" "));
+  assert.deepEqual(parsed.exported, parsed.page);
+  assert.match(parsed.text, /트랜스포머 수학 계산기[\s\S]*출처: 트랜스포머 수학 101/, "the export has its Korean title and source");
   const json = JSON.parse(await grab("json"));
   assert.deepEqual(Object.keys(json), ["query", "state", "result"]);
   assert.equal(json.state.lang, "ko");

@@ -24,7 +24,7 @@ async function slideMetrics(page) {
       const size = parseFloat(getComputedStyle(el).fontSize);
       if (size < 18) small.push(`${n.textContent.trim().slice(0, 30)} (${size}px)`);
     }
-    const charts = [...document.querySelectorAll(".deck canvas")].filter(visible).map((c) => {
+    const charts = [...document.querySelectorAll(".deck svg.plot")].filter(visible).map((c) => {
       const r = c.getBoundingClientRect();
       return r.width * r.height;
     });

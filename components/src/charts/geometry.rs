@@ -1,5 +1,5 @@
 //! Chart geometry as plain numbers: scale, ticks and the rectangles of stacked
-//! bars. The canvas components only draw what these functions return.
+//! bars. The SVG components only draw what these functions return.
 
 /// One stacked bar: its label and its segments from the bottom up (bytes).
 #[derive(Clone, Debug, PartialEq, Default)]
@@ -58,14 +58,17 @@ pub fn nice_ceil(x: f64) -> f64 {
 
 /// The top of the axis: above the tallest bar and the capacity line, with room
 /// for a label; a round number of `unit` (bytes per GB or per GiB), so the ticks
-/// read 20 GiB, not 18.6. When a bar fits and another is more than
-/// [`CUT_ABOVE`] times the capacity, the axis stops at [`CUT_AT`] times it, so
-/// the bar that fits is read against the line, not lost as a sliver beside a
-/// bar 50 times taller; the taller bars are cut (see [`is_cut`]).
+/// read 20 GiB, not 18.6. The axis is scaled to the lowest bar or the
+/// capacity, whichever is higher (the floor): when another bar is more than
+/// [`CUT_ABOVE`] times the floor, the axis stops at [`CUT_AT`] times it, so the
+/// bar that fits, or the one that comes closest (3D parallelism's t·p·d beside
+/// data parallelism alone), is read against the line, not lost as a sliver
+/// beside a bar 20 times taller; the taller bars are cut (see [`is_cut`]).
 pub fn axis_max(bars: &[Bar], capacity: f64, unit: f64) -> f64 {
     let tallest = bars.iter().map(Bar::total).fold(capacity, f64::max);
-    let some_fit = bars.iter().any(|b| b.total() > 0.0 && b.total() <= capacity);
-    let top = if some_fit && tallest > CUT_ABOVE * capacity { CUT_AT * capacity } else { tallest };
+    let lowest = bars.iter().map(Bar::total).filter(|t| *t > 0.0).fold(f64::INFINITY, f64::min);
+    let floor = if lowest.is_finite() { lowest.max(capacity) } else { capacity };
+    let top = if tallest > CUT_ABOVE * floor { CUT_AT * floor } else { tallest };
     nice_ceil(top * 1.08 / unit) * unit
 }
 
@@ -305,8 +308,13 @@ mod tests {
         let rects = stacked_rects(&bars, max, AREA);
         assert_eq!(rects[0].y0, AREA.top, "a cut bar reaches the top, not beyond");
         assert!(AREA.bottom - rects[3].y0 > 0.25 * AREA.height(), "the bar that fits is a quarter of the plot");
-        // Nothing fits: the axis holds the tallest, nothing is cut.
-        assert_eq!(axis_max(&[bar(3396.0), bar(426.0)], 85.9, 1.0), 5000.0);
+        // Nothing fits (issue 41: GPT-3 at t·p·d = 8·8·16, 3,075 GB with d alone, 138 GB at
+        // t·p·d): the lowest bar is the floor, the tall one is cut, the lowest read against the line.
+        let none = [bar(3075.0), bar(712.0), bar(625.0), bar(138.0)];
+        let max = axis_max(&none, 85.9, 1.0);
+        assert!(max <= 500.0 && is_cut(&none[0], max) && 138.0 / max > 0.25, "{max}");
+        // Within four floors of each other: the axis holds the tallest, nothing is cut.
+        assert_eq!(axis_max(&[bar(3396.0), bar(1426.0)], 85.9, 1.0), 5000.0);
         // Tall but under four capacities: no cut.
         assert_eq!(axis_max(&[bar(300.0), bar(60.0)], 85.9, 1.0), 500.0);
     }

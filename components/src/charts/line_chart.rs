@@ -1,15 +1,13 @@
-//! Line charts on log axes (the sweeps, days against GPUs, Chinchilla),
-//! drawn with plotters primitives in pixel coordinates from
-//! [`super::geometry`], text through the 2D context: dashed reference lines
-//! with their labels, a marker at the current configuration, labelled points.
+//! Line charts on log axes (the sweeps, days against GPUs, Chinchilla, time
+//! per token against the batch), drawn as SVG (see [`super::svg`]) in pixel
+//! coordinates from [`super::geometry`]: dashed reference lines with their
+//! labels, vertical marks, a marker at the current configuration, labelled points.
 
-use super::canvas::{canvas_view, drawn_canvas, ChartSize, FontSize, Surface};
 use super::geometry::{log_pos, log_ticks, rule_label_spot, tick_number, Area};
-use super::painter::{Align, Baseline};
-use super::theme::{color, css_color, px, theme};
+use super::svg::{chart_view, Align, Baseline, ChartSize, Dash, FontSize, Svg};
+use super::theme::{css_color, theme};
 use crate::i18n::count;
 use leptos::prelude::*;
-use plotters::prelude::*;
 use tmath::page::Lang;
 use tmath::units::{format_sig, ByteUnit};
 
@@ -18,8 +16,16 @@ use tmath::units::{format_sig, ByteUnit};
 pub struct Series {
     pub label: String,
     pub points: Vec<(f64, f64)>,
-    /// Index into the palette.
+    /// Index into the palette (past its end: the text's colour).
     pub color: usize,
+    pub dash: Dash,
+}
+
+impl Series {
+    /// A solid line in a palette colour.
+    pub fn new(label: String, points: Vec<(f64, f64)>, color: usize) -> Series {
+        Series { label, points, color, dash: Dash::Solid }
+    }
 }
 
 /// A dashed horizontal line with its label (the GPU's memory, the 200B floor).
@@ -27,6 +33,16 @@ pub struct Series {
 pub struct Rule {
     pub y: f64,
     pub label: String,
+}
+
+/// A dashed vertical line with its label at the top (the roofline's crossover),
+/// or, `beyond`, the start of a shaded range that runs to the right edge (the
+/// batches whose cache the pool cannot hold).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mark {
+    pub x: f64,
+    pub label: String,
+    pub beyond: bool,
 }
 
 /// A labelled dot (the current configuration).
@@ -43,6 +59,7 @@ pub enum YAxis {
     Bytes(ByteUnit),
     Days,
     Count,
+    Seconds,
 }
 
 impl YAxis {
@@ -53,6 +70,7 @@ impl YAxis {
             (YAxis::Days, Lang::En) => format!("{} d", tick_number(y)),
             (YAxis::Days, Lang::Ko) => format!("{}일", tick_number(y)),
             (YAxis::Count, _) => count(lang, y),
+            (YAxis::Seconds, _) => format!("{}\u{a0}ms", tick_number(y * 1e3)),
         }
     }
     /// A value's label (the data table's cells): three significant digits.
@@ -62,6 +80,7 @@ impl YAxis {
             (YAxis::Days, Lang::En) => format!("{} d", format_sig(y)),
             (YAxis::Days, Lang::Ko) => format!("{}일", format_sig(y)),
             (YAxis::Count, _) => count(lang, y),
+            (YAxis::Seconds, _) => format!("{}\u{a0}ms", format_sig(y * 1e3)),
         }
     }
 }
@@ -72,6 +91,8 @@ pub struct LineScene {
     pub series: Vec<Series>,
     pub y: YAxis,
     pub rules: Vec<Rule>,
+    /// Vertical dashed lines, each labelled at its top.
+    pub marks: Vec<Mark>,
     /// The current configuration's x: a vertical line.
     pub marker: Option<f64>,
     pub points: Vec<Point>,
@@ -92,11 +113,10 @@ fn bounds(points: impl Iterator<Item = (f64, f64)>) -> Option<(f64, f64, f64, f6
     })
 }
 
-fn draw(surface: &Surface, s: &LineScene) -> Option<()> {
-    let Surface { root, text, width: w, height: h, dpr, em } = surface;
-    let (w, h, dpr, em) = (*w, *h, *dpr, *em);
+fn draw(text: &mut Svg, s: &LineScene) {
+    let (w, h, em) = (text.width, text.height, text.em);
     let all = s.series.iter().flat_map(|l| l.points.iter().copied()).chain(s.points.iter().map(|p| (p.x, p.y)));
-    let (x0, x1, mut y0, mut y1) = bounds(all)?;
+    let Some((x0, x1, mut y0, mut y1)) = bounds(all) else { return };
     for r in &s.rules {
         y0 = y0.min(r.y);
         y1 = y1.max(r.y);
@@ -104,45 +124,62 @@ fn draw(surface: &Surface, s: &LineScene) -> Option<()> {
     let (y0, y1) = (y0 / 1.3, y1 * 1.3);
     let x1 = if x1 > x0 { x1 } else { x0 * 10.0 };
     let th = theme();
-    root.fill(&th.bg).ok()?;
     let names = if s.x_name.is_empty() { 0.0 } else { 1.3 };
-    let (yt, xt) = (log_ticks(y0, y1, 5), log_ticks(x0, x1, 7));
+    // As many y ticks as the plot's height spaces 2 lines apart (a short slide chart takes fewer).
+    let top = if s.marks.is_empty() { 0.9 } else { 1.6 };
+    let plot_h = h - (top + 2.1 + names) * em;
+    let y_room = ((plot_h / (2.0 * em)).floor() as usize).clamp(2, 5);
+    let (yt, xt) = (log_ticks(y0, y1, y_room), log_ticks(x0, x1, 7));
     let y_labels: Vec<String> = yt.iter().map(|&t| s.y.tick(t, s.lang)).collect();
-    // The axis is as wide as its widest label.
+    // The axis is as wide as its widest label; a mark's label needs a line above the plot.
     let axis_w = y_labels.iter().map(|l| text.width(l)).fold(0.0, f64::max);
-    let a = Area { left: axis_w + 0.9 * em, top: 0.9 * em, right: w - 0.9 * em, bottom: h - (2.1 + names) * em };
+    let a = Area { left: axis_w + 0.9 * em, top: top * em, right: w - 0.9 * em, bottom: h - (2.1 + names) * em };
     let x = |v: f64| log_pos(v, x0, x1, a.left, a.right);
     let y = |v: f64| log_pos(v, y0, y1, a.bottom, a.top);
     for &t in &yt {
-        root.draw(&PathElement::new(vec![(px(a.left), px(y(t))), (px(a.right), px(y(t)))], th.grid.stroke_width(1)))
-            .ok()?;
+        text.line((a.left, y(t).round()), (a.right, y(t).round()), 1.0, th.grid_css);
     }
     for &t in &xt {
-        root.draw(&PathElement::new(vec![(px(x(t)), px(a.top)), (px(x(t)), px(a.bottom))], th.grid.stroke_width(1)))
-            .ok()?;
+        text.line((x(t).round(), a.top), (x(t).round(), a.bottom), 1.0, th.grid_css);
     }
-    root.draw(&PathElement::new(
-        vec![(px(a.left), px(a.top)), (px(a.left), px(a.bottom)), (px(a.right), px(a.bottom))],
-        th.fg.stroke_width(1),
-    ))
-    .ok()?;
+    text.polyline(&[(a.left, a.top), (a.left, a.bottom), (a.right, a.bottom)], 1.0, th.fg_css, Dash::Solid);
     if let Some(m) = s.marker.filter(|m| *m >= x0 && *m <= x1) {
-        root.draw(&PathElement::new(
-            vec![(px(x(m)), px(a.top)), (px(x(m)), px(a.bottom))],
-            th.fg.mix(0.5).stroke_width(dpr as u32),
-        ))
-        .ok()?;
+        text.line((x(m), a.top), (x(m), a.bottom), 1.0, "rgba(128,128,128,0.6)");
     }
+    // A shaded range under the lines.
+    for m in s.marks.iter().filter(|m| m.beyond && m.x <= x1) {
+        text.rect(x(m.x.max(x0)).round(), a.top, a.right, a.bottom, "rgba(128,128,128,0.14)");
+    }
+    let colour = |c: usize| if c < super::theme::PALETTE.len() { css_color(c) } else { th.fg_css.to_string() };
     for l in &s.series {
-        let points: Vec<(i32, i32)> =
-            l.points.iter().filter(|(_, v)| *v > 0.0).map(|&(px_, py)| (px(x(px_)), px(y(py)))).collect();
-        root.draw(&PathElement::new(points, color(l.color).stroke_width((2.5 * dpr) as u32))).ok()?;
+        let points: Vec<(f64, f64)> = l.points.iter().filter(|(_, v)| *v > 0.0).map(|&(u, v)| (x(u), y(v))).collect();
+        text.polyline(&points, 2.5, &colour(l.color), l.dash);
     }
-    root.present().ok()?;
     // A rule's label at its left end, above the line (the lines here rise to the right).
     for r in &s.rules {
-        let yr = px(y(r.y)) as f64;
-        text.capacity_line(a.left.round(), a.right.round(), yr, th.line_css);
+        text.capacity_line(a.left.round(), a.right.round(), y(r.y).round(), th.line_css);
+    }
+    // A mark's label at its top, on the side with room and clear of the labels placed before it
+    // (a label with room on neither side is left to the chart's text alternative and the verdict).
+    let mut placed: Vec<(f64, f64)> = Vec::new();
+    for m in s.marks.iter().filter(|m| m.x >= x0 && m.x <= x1) {
+        let xm = x(m.x).round();
+        let ink = if m.beyond { th.fg_css } else { th.line_css };
+        if m.beyond {
+            text.line((xm, a.top), (xm, a.bottom), 1.2, ink);
+        } else {
+            text.line_dashed((xm, a.top), (xm, a.bottom), 1.2, th.line_css, Dash::Dashed);
+        }
+        let lw = text.width(&m.label);
+        let right = (xm + 0.3 * em, xm + 0.3 * em + lw);
+        let left = (xm - 0.3 * em - lw, xm - 0.3 * em);
+        let free = |(l, r): (f64, f64)| l >= 0.0 && r <= w && placed.iter().all(|&(pl, pr)| r < pl || l > pr);
+        let spot = if free(right) { Some((right, Align::Left)) } else { free(left).then_some((left, Align::Right)) };
+        if let Some(((l, r), align)) = spot {
+            let lx = if align == Align::Left { l } else { r };
+            text.text(&m.label, lx, a.top - 0.2 * em, align, Baseline::Bottom, false, ink);
+            placed.push((l - 0.5 * em, r + 0.5 * em));
+        }
     }
     // Labels last, each on a patch: no curve strikes one through, and none
     // covers a curve or a marked point (see `rule_label_spot`).
@@ -154,11 +191,11 @@ fn draw(surface: &Surface, s: &LineScene) -> Option<()> {
     let mut taken: Vec<(f64, f64, f64, f64)> =
         s.points.iter().map(|p| (x(p.x) - 0.5 * em, x(p.x) + 0.5 * em, y(p.y) - 0.5 * em, y(p.y) + 0.5 * em)).collect();
     for r in &s.rules {
-        let yr = px(y(r.y)) as f64;
+        let yr = y(r.y).round();
         let size = (text.width(&r.label), 1.2 * em, 0.3 * em);
         match rule_label_spot(a, yr, size, &curves, &taken) {
             Some((lx, top)) => {
-                text.patched_text(&r.label, (lx, top), Align::Left, Baseline::Top, false, (th.line_css, th.bg_css), em);
+                text.patched_text(&r.label, (lx, top), Align::Left, Baseline::Top, false, (th.line_css, th.bg_css));
                 taken.push((lx, lx + size.0, top, top + size.1));
             }
             // Every place covers data: the words without their patch, the curve seen through.
@@ -171,12 +208,15 @@ fn draw(surface: &Surface, s: &LineScene) -> Option<()> {
     // rule's label or the top edge is in the way.
     for p in &s.points {
         let (cx, cy) = (x(p.x), y(p.y));
-        text.dot(cx, cy, 0.42 * em, th.fg_css);
+        text.dot(cx, cy, 0.42 * em, th.fg_css, &p.label);
+        if p.label.is_empty() {
+            continue;
+        }
         let left = cx > (a.left + a.right) / 2.0;
         let (lx, align) = if left { (cx + 0.3 * em, Align::Right) } else { (cx - 0.3 * em, Align::Left) };
-        let w = text.width(&p.label);
-        let (x0, x1) = if left { (lx - w, lx) } else { (lx, lx + w) };
-        let free = |y0: f64, y1: f64| !taken.iter().any(|&(a0, a1, b0, b1)| x0 < a1 && a0 < x1 && y0 < b1 && b0 < y1);
+        let pw = text.width(&p.label);
+        let (px0, px1) = if left { (lx - pw, lx) } else { (lx, lx + pw) };
+        let free = |y0: f64, y1: f64| !taken.iter().any(|&(a0, a1, b0, b1)| px0 < a1 && a0 < px1 && y0 < b1 && b0 < y1);
         let above = cy - 0.7 * em;
         let below = cy + 0.7 * em;
         let (ly, base) = if cy - 1.6 * em > a.top && free(above - 1.2 * em, above) {
@@ -186,7 +226,7 @@ fn draw(surface: &Surface, s: &LineScene) -> Option<()> {
         } else {
             (above, Baseline::Bottom)
         };
-        text.patched_text(&p.label, (lx, ly), align, base, true, (th.fg_css, th.bg_css), em);
+        text.patched_text(&p.label, (lx, ly), align, base, true, (th.fg_css, th.bg_css));
     }
     for (&t, label) in yt.iter().zip(&y_labels) {
         text.text(label, a.left - 0.45 * em, y(t), Align::Right, Baseline::Middle, false, th.fg_css);
@@ -212,7 +252,6 @@ fn draw(surface: &Surface, s: &LineScene) -> Option<()> {
     if !s.y_name.is_empty() {
         text.text(&s.y_name, a.left + 0.4 * em, a.top, Align::Left, Baseline::Top, false, th.fg_css);
     }
-    Some(())
 }
 
 #[component]
@@ -221,7 +260,7 @@ pub fn LineChart(
     scene: Signal<LineScene>,
     /// A text summary for screen readers.
     label: Signal<String>,
-    /// `data-testid` of the canvas.
+    /// `data-testid` of the chart.
     testid: &'static str,
     /// How tall the chart is.
     #[prop(default = ChartSize::Fixed(220.0))]
@@ -230,9 +269,7 @@ pub fn LineChart(
     #[prop(default = FontSize::Px(10.5))]
     font: FontSize,
 ) -> impl IntoView {
-    let canvas = drawn_canvas(size, font, move |surface| {
-        scene.with(|s| draw(surface, s));
-    });
+    let chart = chart_view(size, font, testid, label, move |svg| scene.with(|s| draw(svg, s)));
     // The legend in HTML: readable text, not colour alone.
     let legend = move || {
         scene.with(|s| {
@@ -240,9 +277,15 @@ pub fn LineChart(
                 s.series
                     .iter()
                     .map(|l| {
+                        let colour = if l.color < super::theme::PALETTE.len() { css_color(l.color) } else { "currentColor".into() };
+                        let stroke = match l.dash {
+                            Dash::Solid => "solid",
+                            Dash::Dashed => "dashed",
+                            Dash::Dotted => "dotted",
+                        };
                         view! {
                             <li>
-                                <span class="swatch" style=format!("background:{}", css_color(l.color)) aria-hidden="true"></span>
+                                <span class="swatch line" style=format!("border-top-style:{stroke};border-top-color:{colour}") aria-hidden="true"></span>
                                 {l.label.clone()}
                             </li>
                         }
@@ -278,7 +321,7 @@ pub fn LineChart(
         })
     };
     view! {
-        {canvas_view(canvas, size, testid, label)}
+        {chart}
         <ul class="chart-legend">{legend}</ul>
         <div class="sr-only">{table}</div>
     }

@@ -1,12 +1,10 @@
-//! Stacked bars against a capacity line, drawn with plotters on a canvas
-//! (see [`super::canvas`]). Geometry comes from [`super::geometry`].
+//! Stacked bars against a capacity line, drawn as SVG (see [`super::svg`]).
+//! Geometry comes from [`super::geometry`].
 
-use super::canvas::{canvas_view, drawn_canvas, ChartSize, FontSize, Surface};
 use super::geometry::{axis_max, bar_x, is_cut, line_label_spot, stacked_rects, tick_number, ticks, y_of, Area, Bar};
-use super::painter::{Align, Baseline};
-use super::theme::{color, css_color, px, theme};
+use super::svg::{chart_view, Align, Baseline, ChartSize, FontSize, Svg};
+use super::theme::{css_color, theme};
 use leptos::prelude::*;
-use plotters::prelude::*;
 use tmath::units::{ByteUnit, Bytes};
 
 /// What one drawing needs.
@@ -15,29 +13,30 @@ struct Scene<'a> {
     capacity: f64,
     capacity_label: &'a str,
     units: ByteUnit,
+    /// The parts' names by palette index (a segment's tooltip), where the chart has a legend.
+    names: &'a [(usize, String)],
 }
 
-/// `s` in at most two lines of at most `max` device pixels: broken at the last
-/// space that fits, the rest cut with an ellipsis if still too wide.
-fn wrap(text: &super::painter::Painter, s: &str, max: f64) -> Vec<String> {
-    if s.is_empty() {
-        return Vec::new();
+/// `s` in lines of at most `max` pixels, broken at spaces. Never cut: a word
+/// wider than the line stands whole on its own (a number or a name cut short
+/// says something else).
+fn wrap(text: &Svg, s: &str, max: f64) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for word in s.split(' ').filter(|w| !w.is_empty()) {
+        match lines.last_mut() {
+            Some(line) if text.width(&format!("{line} {word}")) <= max => {
+                line.push(' ');
+                line.push_str(word);
+            }
+            _ => lines.push(word.to_string()),
+        }
     }
-    if text.width(s) <= max {
-        return vec![s.to_string()];
-    }
-    let split = s.match_indices(' ').map(|(i, _)| i).rfind(|&i| text.width(&s[..i]) <= max);
-    match split {
-        Some(i) => vec![s[..i].to_string(), text.fit(&s[i + 1..], max)],
-        None => vec![text.fit(s, max)],
-    }
+    lines
 }
 
-fn draw(surface: &Surface, scene: &Scene) -> Option<()> {
-    let Surface { root, text, width: w, height: h, em, .. } = surface;
-    let (w, h, em) = (*w, *h, *em);
+fn draw(text: &mut Svg, scene: &Scene) {
+    let (w, h, em) = (text.width, text.height, text.em);
     let th = theme();
-    root.fill(&th.bg).ok()?;
     let unit = scene.units;
     let max = axis_max(scene.bars, scene.capacity, unit.bytes());
     let tick_labels: Vec<(f64, String)> = ticks(max, 5, unit.bytes())
@@ -48,11 +47,10 @@ fn draw(surface: &Surface, scene: &Scene) -> Option<()> {
     let axis_w = tick_labels.iter().map(|(_, l)| text.width(l)).fold(0.0, f64::max);
     // A label that does not fit its bar's slot takes a second line (see below).
     let slot = (w - axis_w - 1.6 * em) / scene.bars.len().max(1) as f64 - 0.6 * em;
-    let lines = |s: &str| if text.width(s) > slot && s.contains(' ') { 2.0 } else { 1.0 };
     let label_lines = scene
         .bars
         .iter()
-        .map(|b| lines(&b.label) + if b.sub.is_empty() { 0.0 } else { lines(&b.sub) })
+        .map(|b| (wrap(text, &b.label, slot).len() + wrap(text, &b.sub, slot).len()) as f64)
         .fold(1.0, f64::max);
     let area = Area {
         left: axis_w + 0.9 * em,
@@ -61,30 +59,33 @@ fn draw(surface: &Surface, scene: &Scene) -> Option<()> {
         bottom: h - (1.0 + 1.45 * label_lines) * em,
     };
     for (t, label) in &tick_labels {
-        let y = y_of(*t, max, area);
-        root.draw(&PathElement::new(vec![(px(area.left), px(y)), (px(area.right), px(y))], th.grid.stroke_width(1)))
-            .ok()?;
+        let y = y_of(*t, max, area).round();
+        text.line((area.left, y), (area.right, y), 1.0, th.grid_css);
         text.text(label, area.left - 0.5 * em, y, Align::Right, Baseline::Middle, false, th.fg_css);
     }
     let rects = stacked_rects(scene.bars, max, area);
     for r in &rects {
-        root.draw(&Rectangle::new([(px(r.x0), px(r.y0)), (px(r.x1), px(r.y1))], color(r.part).filled())).ok()?;
+        // Each segment carries its bytes and its part's name: a tooltip, and what the tests read.
+        let value = scene.bars[r.bar].segments[r.part];
+        let name = scene.names.iter().find(|(p, _)| *p == r.part).map_or("", |(_, n)| n.as_str());
+        let title =
+            if name.is_empty() { unit.format(Bytes(value)) } else { format!("{name}: {}", unit.format(Bytes(value))) };
+        let attrs = format!(r#" data-bytes="{value}" data-part="{}""#, r.part);
+        text.rect_with(r.x0, r.y0, r.x1, r.y1, &css_color(r.part), &attrs, &title);
         // Hatching and the value inside: colour is never the only signal.
         text.hatch(r.x0, r.y0, r.x1, r.y1, r.part);
         // A thin gap between segments keeps them apart.
-        root.draw(&PathElement::new(vec![(px(r.x0), px(r.y0)), (px(r.x1), px(r.y0))], th.bg.stroke_width(1))).ok()?;
+        text.line((r.x0, r.y0), (r.x1, r.y0), 1.0, th.bg_css);
     }
     // A cut bar is broken near the top: two strokes of the background across it.
     for (i, _) in scene.bars.iter().enumerate().filter(|(_, b)| is_cut(b, max)) {
         let (x0, x1) = bar_x(i, scene.bars.len(), area, 0.62);
         for k in [0.0, 0.45] {
             let (y0, y1) = (area.top + (0.9 + k) * em, area.top + (0.3 + k) * em);
-            root.draw(&PathElement::new(vec![(px(x0 - 2.0), px(y0)), (px(x1 + 2.0), px(y1))], th.bg.stroke_width(3)))
-                .ok()?;
+            text.line((x0 - 2.0, y0), (x1 + 2.0, y1), 3.0, th.bg_css);
         }
     }
-    root.present().ok()?;
-    let y = px(y_of(scene.capacity, max, area)) as f64;
+    let y = y_of(scene.capacity, max, area).round();
     text.capacity_line(area.left.round(), area.right.round(), y, th.line_css);
     // Text last, on top of the shapes.
     for r in &rects {
@@ -99,13 +100,12 @@ fn draw(surface: &Surface, scene: &Scene) -> Option<()> {
             text.text(&label, cx, cy, Align::Center, Baseline::Middle, false, "#fff");
         }
     }
-    // Labels share the bar's slot, less a gap: a long one wraps at a space onto
-    // a second line, and is cut only if a word alone is too wide.
+    // Labels share the bar's slot, less a gap: a long one wraps at its spaces.
     let slot = area.width() / scene.bars.len().max(1) as f64 - 0.6 * em;
     for (i, bar) in scene.bars.iter().enumerate() {
         let (x0, x1) = bar_x(i, scene.bars.len(), area, 0.62);
         let cx = (x0 + x1) / 2.0;
-        let total = text.fit(&unit.format(Bytes(bar.total())), slot);
+        let total = unit.format(Bytes(bar.total()));
         // On a patch of the background: the capacity line never strikes a total through.
         // Above the bar; a cut bar's inside it, under the break, so the margin stays the line label's.
         let (at, baseline) = if is_cut(bar, max) {
@@ -113,10 +113,10 @@ fn draw(surface: &Surface, scene: &Scene) -> Option<()> {
         } else {
             ((cx, y_of(bar.total(), max, area) - 0.25 * em), Baseline::Bottom)
         };
-        text.patched_text(&total, at, Align::Center, baseline, bar.current, (th.fg_css, th.bg_css), em);
+        text.patched_text(&total, at, Align::Center, baseline, bar.current, (th.fg_css, th.bg_css));
         let label = wrap(text, &bar.label, slot).into_iter().map(|l| (l, bar.current));
         let sub = wrap(text, &bar.sub, slot).into_iter().map(|l| (l, false));
-        for (n, (line, bold)) in label.chain(sub).enumerate() {
+        for (n, (line, bold)) in label.chain(sub).collect::<Vec<_>>().into_iter().enumerate() {
             let y = area.bottom + (0.5 + 1.45 * n as f64) * em;
             text.text(&line, cx, y, Align::Center, Baseline::Top, bold, th.fg_css);
         }
@@ -124,14 +124,14 @@ fn draw(surface: &Surface, scene: &Scene) -> Option<()> {
     // The capacity label goes beside the line where no bar is; where bars cross
     // the line at both ends, above the plot with a dash of the line as its key.
     let (label_w, label_h, gap) = (text.width(scene.capacity_label), 1.2 * em, 0.25 * em);
-    let (x0, top) = line_label_spot(scene.bars, max, area, y, label_w, label_h, gap).unwrap_or_else(|| {
+    let spot = line_label_spot(scene.bars, max, area, y, label_w, label_h, gap);
+    let (x0, top) = spot.unwrap_or_else(|| {
         let key = 2.0 * em;
         let (x0, mid) = (area.right - label_w, area.top - gap - label_h / 2.0);
         text.capacity_line(x0 - key - gap, x0 - gap, mid, th.line_css);
         (x0, area.top - gap - label_h)
     });
     text.text(scene.capacity_label, x0, top + label_h, Align::Left, Baseline::Bottom, false, th.line_css);
-    Some(())
 }
 
 #[component]
@@ -146,7 +146,7 @@ pub fn StackedBars(
     units: Signal<ByteUnit>,
     /// A text summary for screen readers (the numbers are also in a table).
     label: Signal<String>,
-    /// `data-testid` of the canvas.
+    /// `data-testid` of the chart.
     testid: &'static str,
     /// How tall the chart is.
     #[prop(default = ChartSize::Fixed(300.0))]
@@ -158,10 +158,11 @@ pub fn StackedBars(
     #[prop(optional)]
     legend: Option<Signal<Vec<(usize, String)>>>,
 ) -> impl IntoView {
-    let canvas = drawn_canvas(size, font, move |surface| {
+    let chart = chart_view(size, font, testid, label, move |svg| {
         let bars = bars.get();
         let (capacity, capacity_label, units) = (capacity.get(), capacity_label.get(), units.get());
-        draw(surface, &Scene { bars: &bars, capacity, capacity_label: &capacity_label, units });
+        let names = legend.map(|l| l.get()).unwrap_or_default();
+        draw(svg, &Scene { bars: &bars, capacity, capacity_label: &capacity_label, units, names: &names });
     });
     let legend = legend.map(|legend| {
         view! {
@@ -184,7 +185,24 @@ pub fn StackedBars(
         }
     });
     view! {
-        {canvas_view(canvas, size, testid, label)}
+        {chart}
         {legend}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 41: "a label that does not fit moves or wraps; a number is never cut".
+    #[test]
+    fn labels_wrap_at_spaces_and_are_never_cut() {
+        let s = Svg::new("c", 100.0, 50.0, 10.0);
+        let lines = wrap(&s, "Muon (momentum one, embeddings AdamW)", 60.0);
+        assert_eq!(lines.join(" "), "Muon (momentum one, embeddings AdamW)");
+        assert!(lines.len() >= 3 && lines.iter().all(|l| !l.contains('…')), "{lines:?}");
+        // A word wider than the line stands whole.
+        assert_eq!(wrap(&s, "12.1바이트", 30.0), vec!["12.1바이트"]);
+        assert!(wrap(&s, "", 30.0).is_empty());
     }
 }

@@ -30,8 +30,9 @@ pub fn ChinchillaView(
         let line =
             tmath::sweep::log_points(lo, hi, 12).into_iter().map(|x| (x, chinchilla_tokens(Params(x)).get())).collect();
         LineScene {
-            series: vec![Series { label: ctx.t("chinchilla-line").into(), points: line, color: 2 }],
+            series: vec![Series::new(ctx.t("chinchilla-line").into(), line, 2)],
             y: YAxis::Count,
+            marks: Vec::new(),
             rules: vec![Rule { y: MIN_RECOMMENDED_TOKENS, label: ctx.t("chinchilla-floor-short").into() }],
             marker: None,
             points: vec![Point {

@@ -58,12 +58,9 @@ pub fn ComputeView(
                 let lo = r.config.layout.replica();
                 let counts = sweep::gpu_counts(&r.config, (n * 64).max(lo * 1024));
                 LineScene {
-                    series: vec![Series {
-                        label: ctx.t("days").into(),
-                        points: sweep::days_vs_gpus(&r.config, &counts),
-                        color: 2,
-                    }],
+                    series: vec![Series::new(ctx.t("days").into(), sweep::days_vs_gpus(&r.config, &counts), 2)],
                     y: YAxis::Days,
+                    marks: Vec::new(),
                     rules: Vec::new(),
                     marker: Some(n as f64),
                     points: vec![Point {

@@ -115,12 +115,9 @@ pub fn InferenceView(
         r.with(|r| {
             let c = &r.config;
             LineScene {
-                series: vec![Series {
-                    label: ctx.t("weights-plus-kv").into(),
-                    points: tmath::sweep::serving_vs_context(c),
-                    color: 3,
-                }],
+                series: vec![Series::new(ctx.t("weights-plus-kv").into(), tmath::sweep::serving_vs_context(c), 3)],
                 y: YAxis::Bytes(u),
+                marks: Vec::new(),
                 rules: vec![Rule { y: c.system.gpu_mem_bytes, label: ctx.t("capacity").into() }],
                 marker: None,
                 points: vec![Point {

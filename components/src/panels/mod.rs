@@ -18,7 +18,7 @@ pub mod three_d;
 pub mod validation;
 pub mod zero;
 
-use crate::charts::canvas::{ChartSize, FontSize};
+use crate::charts::svg::{ChartSize, FontSize};
 use leptos::prelude::*;
 use tmath::page::View;
 use tmath::presets::Variant;

@@ -20,6 +20,11 @@ fn per_param(r: &Report) -> ([f64; 3], f64) {
     (b, b.iter().sum())
 }
 
+/// "Muon (one momentum, …)" → "Muon".
+fn short_name(name: &str) -> String {
+    name.split(" (").next().unwrap_or(name).to_string()
+}
+
 #[component]
 pub fn ModelStatesView(
     /// Where the view is drawn.
@@ -38,7 +43,8 @@ pub fn ModelStatesView(
                     let (b, total) = per_param(&alt);
                     let p = alt.config.params.get();
                     Bar {
-                        label: i18n::choice(lang, tmath::keys::K::Optimizer, optimizer.as_str()).to_string(),
+                        // The name without its gloss in parentheses (the select and the table give it whole).
+                        label: short_name(i18n::choice(lang, tmath::keys::K::Optimizer, optimizer.as_str())),
                         sub: i18n::bytes_per_param_short(lang, total),
                         segments: b.iter().map(|x| x * p).collect(),
                         current: optimizer == r.config.optimizer,

@@ -7,7 +7,8 @@
 //! core's (`tmath::serving`, `tmath::sweep::serving_vs_batch`).
 
 use super::Mode;
-use crate::charts::geometry::{log_pos, log_ticks, tick_number};
+use crate::charts::line_chart::{LineChart, LineScene, Mark, Point, Series, YAxis};
+use crate::charts::svg::Dash;
 use crate::charts::theme::{css_color, KV_CACHE};
 use crate::ctx::use_ctx;
 use crate::i18n::grouped_sig;
@@ -15,14 +16,6 @@ use crate::tr::Tr;
 use leptos::prelude::*;
 use tmath::memory::Part;
 use tmath::sweep::serving_vs_batch;
-
-/// The chart's box in SVG units (it scales to its container's width).
-const W: f64 = 600.0;
-const H: f64 = 300.0;
-const LEFT: f64 = 84.0;
-const RIGHT: f64 = 590.0;
-const TOP: f64 = 12.0;
-const BOTTOM: f64 = 250.0;
 
 fn ms(x: f64) -> String {
     format!("{}\u{a0}ms", grouped_sig(x * 1e3))
@@ -58,9 +51,18 @@ pub fn ServingView(
             {figure("serving-usd", "serving-usd", Signal::derive(move || s.with(|s| format!("${}", grouped_sig(s.usd_per_million_output_tokens)))))}
         </dl>
     };
+    // A slide leaves where decode turns to its chart's mark: its text stays large.
+    let big = mode != Mode::Page;
     let verdict = move || {
         let lang = ctx.lang.get();
-        s.with(|s| r.with(|r| crate::i18n::serving_verdict(lang, &r.config, s)))
+        s.with(|s| {
+            let v = r.with(|r| crate::i18n::serving_verdict(lang, &r.config, s));
+            if mode == Mode::Slide {
+                v
+            } else {
+                format!("{v} {}", crate::i18n::serving_turn(lang, s))
+            }
+        })
     };
     // One GPU as the engine budgets it: weights, the profiled reserve, the KV pool, what is left.
     let segments = Memo::new(move |_| {
@@ -91,7 +93,11 @@ pub fn ServingView(
                     let fill =
                         if color == usize::MAX { "rgba(128,128,128,0.25)".to_string() } else { css_color(color) };
                     let title = format!("{}: {}", ctx.t(key), ctx.units().format(tmath::Bytes(bytes)));
-                    view! { <rect x=at y="0" width=w height="36" fill=fill><title>{title}</title></rect> }
+                    view! {
+                        <rect x=at y="0" width=w height="36" fill=fill data-part=key data-bytes=bytes>
+                            <title>{title}</title>
+                        </rect>
+                    }
                 })
                 .collect_view()
         })
@@ -113,65 +119,46 @@ pub fn ServingView(
                 .collect_view()
         })
     };
-    // Time per output token against the batch, log–log.
-    let range = Memo::new(move |_| {
-        points.with(|p| {
-            let values = p.iter().flat_map(|x| [x.memory, x.compute, x.tpot]).filter(|v| *v > 0.0);
-            let lo = values.clone().fold(f64::INFINITY, f64::min);
-            let hi = values.fold(0.0, f64::max);
-            let (b0, b1) = (p.first().map_or(1.0, |x| x.batch), p.last().map_or(2.0, |x| x.batch));
-            (lo / 1.3, hi * 1.3, b0, b1)
-        })
+    // Time per output token against the batch, log–log: the roofline's two sides and their sum.
+    let scene = Memo::new(move |_| {
+        let lang = ctx.lang.get();
+        let line = |pick: fn(&tmath::sweep::BatchPoint) -> f64| {
+            points.with(|p| p.iter().map(|x| (x.batch, pick(x))).collect::<Vec<_>>())
+        };
+        let (b, tpot) = (batch.get(), s.with(|s| s.tpot_seconds));
+        let (crossover, users) = s.with(|s| (s.crossover_batch_at_context, s.max_concurrency));
+        let mut memory = Series::new(ctx.t("serving-line-memory").into(), line(|x| x.memory), Part::Model as usize);
+        memory.dash = Dash::Dashed;
+        let mut compute =
+            Series::new(ctx.t("serving-line-compute").into(), line(|x| x.compute), Part::Optimizer as usize);
+        compute.dash = Dash::Dotted;
+        // The text's colour: the line a reader reads.
+        let step = Series::new(ctx.t("serving-line-step").into(), line(|x| x.tpot), usize::MAX);
+        // Where the two sides cross at this context, and the batches the KV pool cannot hold, shaded.
+        let mut marks = Vec::new();
+        if crossover.is_finite() {
+            marks.push(Mark {
+                x: crossover,
+                label: format!("{} {}", ctx.t("serving-crossover"), grouped_sig(crossover)),
+                beyond: false,
+            });
+        }
+        if users >= 1.0 {
+            marks.push(Mark { x: users.floor(), label: crate::i18n::serving_pool_mark(lang, users), beyond: true });
+        }
+        LineScene {
+            series: vec![memory, compute, step],
+            y: YAxis::Seconds,
+            rules: Vec::new(),
+            marks,
+            marker: None,
+            points: vec![Point { x: b, y: tpot, label: String::new() }],
+            x_name: ctx.t("serving-axis-batch").into(),
+            y_name: String::new(),
+            lang,
+        }
     });
-    let path = move |pick: fn(&tmath::sweep::BatchPoint) -> f64| {
-        let (lo, hi, b0, b1) = range.get();
-        points.with(|p| {
-            p.iter()
-                .enumerate()
-                .map(|(i, x)| {
-                    let (px, py) = (log_pos(x.batch, b0, b1, LEFT, RIGHT), log_pos(pick(x), lo, hi, BOTTOM, TOP));
-                    format!("{}{px:.1},{py:.1}", if i == 0 { "M" } else { "L" })
-                })
-                .collect::<String>()
-        })
-    };
-    let grid = move || {
-        let (lo, hi, b0, b1) = range.get();
-        let ys = log_ticks(lo, hi, 5).into_iter().map(move |t| {
-            let y = log_pos(t, lo, hi, BOTTOM, TOP);
-            view! {
-                <line x1=LEFT x2=RIGHT y1=y y2=y class="grid" />
-                <text x=LEFT - 6.0 y=y class="tick" text-anchor="end" dominant-baseline="middle">{format!("{} ms", tick_number(t * 1e3))}</text>
-            }
-        });
-        let xs = log_ticks(b0, b1, 7).into_iter().map(move |t| {
-            let x = log_pos(t, b0, b1, LEFT, RIGHT);
-            view! {
-                <line x1=x x2=x y1=TOP y2=BOTTOM class="grid" />
-                <text x=x y=BOTTOM + 20.0 class="tick" text-anchor="middle">{tick_number(t)}</text>
-            }
-        });
-        view! { {ys.collect_view()} {xs.collect_view()} }
-    };
-    let crossover = move || {
-        let (_, _, b0, b1) = range.get();
-        let b = s.with(|s| s.crossover_batch);
-        (b.is_finite() && b >= b0 && b <= b1).then(|| {
-            let x = log_pos(b, b0, b1, LEFT, RIGHT);
-            view! {
-                <line x1=x x2=x y1=TOP y2=BOTTOM class="crossover" />
-                <text x=x + 4.0 y=TOP + 14.0 class="tick">{move || format!("{} {}", ctx.t("serving-crossover"), grouped_sig(b))}</text>
-            }
-        })
-    };
-    let current = move || {
-        let (lo, hi, b0, b1) = range.get();
-        let (b, t) = (batch.get(), s.with(|s| s.tpot_seconds));
-        let (x, y) = (log_pos(b, b0, b1, LEFT, RIGHT), log_pos(t, lo, hi, BOTTOM, TOP));
-        view! { <circle cx=x cy=y r="5" class="current"><title>{format!("{}: {}", b, ms(t))}</title></circle> }
-    };
-    let label = move || s.with(|s| crate::i18n::serving_chart_label(ctx.lang.get(), s.tpot_seconds, s.crossover_batch));
-    let big = mode != Mode::Page;
+    let label = Signal::derive(move || s.with(|s| crate::i18n::serving_chart_label(ctx.lang.get(), s)));
     view! {
         <div class="serving" class:big=big data-testid="serving-view">
             {headline}
@@ -180,22 +167,7 @@ pub fn ServingView(
                 {bar}
             </svg>
             <ul class="chart-legend">{legend}</ul>
-            <svg class="serving-chart" viewBox=format!("0 0 {W} {H}") role="img" aria-label=label data-testid="serving-chart">
-                {grid}
-                <line x1=LEFT x2=LEFT y1=TOP y2=BOTTOM class="axis" />
-                <line x1=LEFT x2=RIGHT y1=BOTTOM y2=BOTTOM class="axis" />
-                <path d=move || path(|x| x.memory) class="side" stroke=css_color(Part::Model as usize) stroke-dasharray="6 4" />
-                <path d=move || path(|x| x.compute) class="side" stroke=css_color(Part::Optimizer as usize) stroke-dasharray="2 3" />
-                <path d=move || path(|x| x.tpot) class="step" />
-                {crossover}
-                {current}
-                <text x=(LEFT + RIGHT) / 2.0 y=H - 6.0 class="tick" text-anchor="middle">{move || ctx.t("serving-axis-batch")}</text>
-            </svg>
-            <ul class="chart-legend">
-                <li><span class="swatch dash" style=format!("background:{}", css_color(Part::Model as usize)) aria-hidden="true"></span><Tr key="serving-line-memory" /></li>
-                <li><span class="swatch dash" style=format!("background:{}", css_color(Part::Optimizer as usize)) aria-hidden="true"></span><Tr key="serving-line-compute" /></li>
-                <li><span class="swatch line" aria-hidden="true"></span><Tr key="serving-line-step" /></li>
-            </ul>
+            <LineChart scene=Signal::from(scene) label=label testid="serving-chart" size=mode.chart(300.0) font=mode.font() />
         </div>
     }
 }

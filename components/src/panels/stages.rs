@@ -4,9 +4,9 @@
 
 use super::memory::{capacity_label, legend_of, segments};
 use crate::bind::text;
-use crate::charts::canvas::{ChartSize, FontSize};
 use crate::charts::geometry::Bar;
 use crate::charts::stacked_bars::StackedBars;
+use crate::charts::svg::{ChartSize, FontSize};
 use crate::ctx::use_ctx;
 use crate::tr::Tr;
 use leptos::prelude::*;

@@ -3,8 +3,8 @@
 //! attention term), against N for each ZeRO stage; training days against N.
 
 use super::Mode;
-use crate::charts::canvas::ChartSize;
 use crate::charts::line_chart::{LineChart, LineScene, Rule, Series, YAxis};
+use crate::charts::svg::ChartSize;
 use crate::ctx::use_ctx;
 use crate::tr::Tr;
 use leptos::prelude::*;
@@ -66,6 +66,7 @@ pub fn SweepsView(
     let scene = move |series: Vec<Series>, y: YAxis, capacity: bool, marker: f64, x_name: &'static str| LineScene {
         series,
         y,
+        marks: Vec::new(),
         rules: if capacity { vec![capacity_rule(points.with(|p| p.capacity))] } else { Vec::new() },
         marker: Some(marker),
         points: Vec::new(),
@@ -76,24 +77,21 @@ pub fn SweepsView(
     let bytes = move || YAxis::Bytes(ctx.units());
     let by_params = Signal::derive(move || {
         let (line, at) = points.with(|p| (p.params.clone(), p.at.0));
-        scene(vec![Series { label: ctx.t("total").into(), points: line, color: 0 }], bytes(), true, at, "params-axis")
+        scene(vec![Series::new(ctx.t("total").into(), line, 0)], bytes(), true, at, "params-axis")
     });
     let by_seq = Signal::derive(move || {
         let (line, at) = points.with(|p| (p.seq.clone(), p.at.1));
-        scene(vec![Series { label: ctx.t("total").into(), points: line, color: 3 }], bytes(), true, at, "seq-axis")
+        scene(vec![Series::new(ctx.t("total").into(), line, 3)], bytes(), true, at, "seq-axis")
     });
     let by_gpus = Signal::derive(move || {
         let (lines, at) = points.with(|p| (p.by_zero.clone(), p.at.2));
-        let series = lines
-            .into_iter()
-            .enumerate()
-            .map(|(z, points)| Series { label: format!("ZeRO-{z}"), points, color: z })
-            .collect();
+        let series =
+            lines.into_iter().enumerate().map(|(z, points)| Series::new(format!("ZeRO-{z}"), points, z)).collect();
         scene(series, bytes(), true, at, "gpus-axis")
     });
     let days = Signal::derive(move || {
         let (line, at) = points.with(|p| (p.days.clone(), p.at.2));
-        scene(vec![Series { label: ctx.t("days").into(), points: line, color: 2 }], YAxis::Days, false, at, "gpus-axis")
+        scene(vec![Series::new(ctx.t("days").into(), line, 2)], YAxis::Days, false, at, "gpus-axis")
     });
     let label = move |key: &'static str| Signal::derive(move || ctx.t(key).to_string());
     view! {

@@ -3,9 +3,8 @@
 //! each row is a fixed published run), with a chart of predicted against
 //! measured (log–log, the y = x line and its ±10 % band).
 
-use crate::charts::canvas::{canvas_view, drawn_canvas, ChartSize, FontSize, Surface};
 use crate::charts::geometry::{log_pos, log_ticks, tick_number, Area};
-use crate::charts::painter::{Align, Baseline};
+use crate::charts::svg::{chart_view, Align, Baseline, ChartSize, Dash, FontSize, Svg};
 use crate::charts::theme::{css_color, theme};
 use crate::ctx::{use_ctx, Ctx};
 use crate::i18n::change_text;
@@ -116,16 +115,14 @@ fn rank_text(ctx: Ctx, r: &Checked) -> String {
 /// The chart's points: (measured, predicted, colour, setup partly inferred).
 type Dot = (f64, f64, usize, bool);
 
-fn draw(surface: &Surface, dots: &[Dot], unit: ByteUnit, names: (&str, &str)) -> Option<()> {
-    let Surface { text, width: w, height: h, em, .. } = surface;
-    let (w, h, em) = (*w, *h, *em);
+fn draw(text: &mut Svg, dots: &[Dot], unit: ByteUnit, names: (&str, &str)) {
+    let (w, h, em) = (text.width, text.height, text.em);
     let lo = dots.iter().flat_map(|d| [d.0, d.1]).fold(f64::INFINITY, f64::min) / 1.4;
     let hi = dots.iter().flat_map(|d| [d.0, d.1]).fold(0.0, f64::max) * 1.4;
     if !(lo > 0.0 && hi > lo) {
-        return None;
+        return;
     }
     let th = theme();
-    text.rect(0.0, 0.0, w, h, th.bg_css);
     let ticks = log_ticks(lo, hi, 6);
     let label = |v: f64| format!("{} {}", tick_number(v / unit.bytes()), unit.symbol());
     let axis_w = ticks.iter().map(|&t| text.width(&label(t))).fold(0.0, f64::max);
@@ -142,13 +139,13 @@ fn draw(surface: &Surface, dots: &[Dot], unit: ByteUnit, names: (&str, &str)) ->
     let band: Vec<(f64, f64)> = band.iter().map(|&(u, v)| (x(u), y(v.min(hi)))).collect();
     text.polygon(&band, "rgba(128,128,128,0.18)");
     text.line((x(lo), y(lo)), (x(hi), y(hi)), 1.0, th.fg_css);
-    text.line((a.left, a.top), (a.left, a.bottom), 1.0, th.fg_css);
-    text.line((a.left, a.bottom), (a.right, a.bottom), 1.0, th.fg_css);
+    text.polyline(&[(a.left, a.top), (a.left, a.bottom), (a.right, a.bottom)], 1.0, th.fg_css, Dash::Solid);
     for &(m, p, c, inferred) in dots {
+        let title = format!("{} → {}", unit.format(tmath::Bytes(m)), unit.format(tmath::Bytes(p)));
         if inferred {
-            text.ring(x(m), y(p), 0.38 * em, &css_color(c));
+            text.ring(x(m), y(p), 0.38 * em, &css_color(c), &title);
         } else {
-            text.dot(x(m), y(p), 0.38 * em, &css_color(c));
+            text.dot(x(m), y(p), 0.38 * em, &css_color(c), &title);
         }
     }
     for &t in &ticks {
@@ -157,7 +154,6 @@ fn draw(surface: &Surface, dots: &[Dot], unit: ByteUnit, names: (&str, &str)) ->
     }
     text.text(names.0, (a.left + a.right) / 2.0, h - 0.15 * em, Align::Center, Baseline::Bottom, false, th.fg_css);
     text.text(names.1, a.left, 0.2 * em, Align::Left, Baseline::Top, false, th.fg_css);
-    Some(())
 }
 
 #[component]
@@ -214,12 +210,12 @@ pub fn Validation() -> impl IntoView {
                 .collect::<Vec<Dot>>()
         })
     });
-    let canvas = drawn_canvas(ChartSize::Fixed(360.0), FontSize::Px(10.5), move |surface| {
+    let label = Signal::derive(move || ctx.t("validation-chart").to_string());
+    let chart = chart_view(ChartSize::Fixed(360.0), FontSize::Px(10.5), "validation-chart", label, move |svg| {
         let unit = ctx.units();
         let names = (ctx.t("validation-axis-measured"), ctx.t("validation-axis-predicted"));
-        dots.with(|d| draw(surface, d, unit, names));
+        dots.with(|d| draw(svg, d, unit, names));
     });
-    let label = Signal::derive(move || ctx.t("validation-chart").to_string());
     let legend = move || {
         FRAMEWORKS
             .iter()
@@ -235,7 +231,7 @@ pub fn Validation() -> impl IntoView {
             <summary><Tr key="validation-title" /></summary>
             <p class="detail"><Tr key="validation-intro" /></p>
             <p data-testid="validation-summary">{summary}</p>
-            {canvas_view(canvas, ChartSize::Fixed(360.0), "validation-chart", label)}
+            {chart}
             <ul class="chart-legend">
                 {legend}
                 <li><Tr key="validation-legend-hollow" /></li>

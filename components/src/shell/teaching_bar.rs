@@ -7,7 +7,7 @@ use crate::tr::Tr;
 use leptos::prelude::*;
 use tmath::presets::PRESETS;
 
-use crate::export::{download, download_chart};
+use crate::export::{download, download_chart, Format};
 
 #[component]
 pub fn TeachingBar() -> impl IntoView {
@@ -59,7 +59,8 @@ pub fn TeachingBar() -> impl IntoView {
             </details>
         </nav>
             <div class="exports" role="group" aria-label=move || ctx.t("exports")>
-                <button type="button" data-export="png" on:click=move |_| download_chart(ctx)>"PNG"</button>
+                <button type="button" data-export="png" on:click=move |_| download_chart(ctx, Format::Png)>"PNG"</button>
+                <button type="button" data-export="svg" on:click=move |_| download_chart(ctx, Format::Svg)>"SVG"</button>
                 <button type="button" data-export="json" on:click=json>"JSON"</button>
                 <button type="button" data-export="csv" on:click=csv>"CSV"</button>
                 <button type="button" data-testid="present" on:click=present>
