@@ -60,7 +60,7 @@ cd "$(dirname "$0")/.."
 # GPU's budget as an SVG bar, time per token against the batch as an SVG chart with the roofline's
 # sides and the crossover, its verdict and texts in both languages), 12.6 KiB (378.0 → 390.6).
 # 392 → 388 (issue 40): every chart drawn as SVG by the view, plotters and plotters-canvas
-# removed, the SVG export added, 3.5 KiB less (390.3 → 386.8); reading the chart's size from its
+# removed, the SVG export added, 2.5 KiB less (390.3 → 387.8); reading the chart's size from its
 # attributes with str::parse::<f64> had cost 11 KiB (the float parser's tables), its box does not.
 CEILING_KIB=${CEILING_KIB:-388}
 # The stable toolchain's fallback build is about 28 KiB larger (scripts/build.sh says so loudly).
