@@ -62,7 +62,11 @@ cd "$(dirname "$0")/.."
 # 392 → 388 (issue 40): every chart drawn as SVG by the view, plotters and plotters-canvas
 # removed, the SVG export added, 2.5 KiB less (390.3 → 387.8); reading the chart's size from its
 # attributes with str::parse::<f64> had cost 11 KiB (the float parser's tables), its box does not.
-CEILING_KIB=${CEILING_KIB:-388}
+# 388 → 395 (issue 37): quantized files' formats counted tensor by tensor (GPTQ, AWQ, NVFP4,
+# MXFP4 and six GGUF file types with llama.cpp's rules), their labels, gpt-oss-20b and -120b in
+# the catalogue, the config.json's quantization_config, and the serving validation's table of 22
+# quantized files with its summary in both languages, 6.7 KiB (387.8 → 394.5).
+CEILING_KIB=${CEILING_KIB:-395}
 # The stable toolchain's fallback build is about 28 KiB larger (scripts/build.sh says so loudly).
 if [ "$(cat target/wasm-toolchain.txt 2>/dev/null)" = stable ]; then
   CEILING_KIB=$((CEILING_KIB + 30))

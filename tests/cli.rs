@@ -196,7 +196,7 @@ fn bad_input_is_one_line_and_exit_2() {
         (&["--serve-tp", "0"], "serve-tp"),
         (&["--serve-tp", "3"], "serve-tp 3 does not divide the 32 attention heads"),
         (&["--serve-pp", "64"], "serve-pp 64 is above the 32 layers"),
-        (&["--inference-dtype", "q4_k_m"], "not one of"),
+        (&["--inference-dtype", "q4_k_s"], "not one of"),
         (&["--mem-util", "1.5"], "mem-util"),
         (&["plan", "--serve", "--max-tpot-ms", "0"], "max-tpot-ms"),
         (&["plan", "--serve", "--serve-tp", "3"], "serve-tp 3 does not divide"),

@@ -822,6 +822,24 @@ fn hugging_face_configs() {
     assert!(m.unused.contains(&"vision_config".to_string()), "{:?}", m.unused);
     assert!(m.unused.contains(&"text_config.sliding_window".to_string()), "{:?}", m.unused);
     assert!(m.no_effect.contains(&"text_config.rope_scaling".to_string()), "{:?}", m.no_effect);
+    // Issue 37: a quantized checkpoint's format is its quantization_config's, not torch_dtype's.
+    // gpt-oss-20b (openai/gpt-oss-20b config.json as released): MXFP4 experts; its shape is the
+    // catalogue's, 20.91B by the model card.
+    let oss = r#"{"architectures": ["GptOssForCausalLM"], "head_dim": 64, "hidden_act": "silu",
+      "hidden_size": 2880, "intermediate_size": 2880, "layer_types": ["sliding_attention", "full_attention"],
+      "max_position_embeddings": 131072, "model_type": "gpt_oss", "num_attention_heads": 64,
+      "num_experts_per_tok": 4, "num_hidden_layers": 24, "num_key_value_heads": 8, "num_local_experts": 32,
+      "quantization_config": {"modules_to_not_convert": ["model.layers.*.self_attn", "model.layers.*.mlp.router",
+        "model.embed_tokens", "lm_head"], "quant_method": "mxfp4"},
+      "sliding_window": 128, "tie_word_embeddings": false, "torch_dtype": "bfloat16", "vocab_size": 201088}"#;
+    let m = tmath::hf::read(oss).unwrap();
+    assert_eq!(value(&m, "inference-dtype").as_deref(), Some("mxfp4"));
+    assert_eq!(value(&m, "params").as_deref(), Some("20907927360"), "the catalogue's gpt-oss-20b");
+    // TheBloke's GPTQ: 4 bits in groups of 128.
+    let gptq = r#"{"hidden_size": 4096, "num_hidden_layers": 32, "num_attention_heads": 32, "hidden_act": "silu",
+      "quantization_config": {"bits": 4, "group_size": 128, "damp_percent": 0.1, "desc_act": false,
+        "quant_method": "gptq"}, "torch_dtype": "float16"}"#;
+    assert_eq!(value(&tmath::hf::read(gptq).unwrap(), "inference-dtype").as_deref(), Some("gptq-int4"));
     // A config with neither a shape nor a language model inside is still refused.
     assert_eq!(tmath::hf::read(r#"{"text_config": {"vocab_size": 5}}"#), Err(tmath::hf::HfError::NoShape));
 }

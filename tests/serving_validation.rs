@@ -117,3 +117,38 @@ fn kv_pool_by_hand() {
     assert!((s.kv_pool_bytes / gib - 58.11).abs() / 58.11 < 0.01);
     assert_eq!(s.engine_reserve_bytes, 1024.0 * 128_256.0 * 14.0);
 }
+
+/// Issue 37: "quantized checkpoints' published file sizes against the
+/// calculator's weights, at least 10 checkpoints over at least five formats,
+/// within 2 % (median) and 4 % (each)".
+#[test]
+fn quantized_files_weigh_what_their_formats_say() {
+    use tmath::serving_validation::{file_table, FILE_LIMIT, FILE_MEDIAN_LIMIT, FILE_ROWS};
+    let rows = file_table();
+    assert_eq!(rows.len(), FILE_ROWS.len(), "every row's query loads");
+    for r in &rows {
+        println!(
+            "{:<26} {:<46} published {:>15.0} B  calculator {:>15.0} B  error {:>+6.2} %{}",
+            r.row.name,
+            r.row.repo,
+            r.row.bytes,
+            r.bytes,
+            100.0 * r.error(),
+            if r.row.exact { "" } else { "  (card, 3 digits)" }
+        );
+    }
+    let mut errors: Vec<f64> = rows.iter().map(|r| r.error().abs()).collect();
+    errors.sort_by(f64::total_cmp);
+    let median = errors[errors.len() / 2];
+    println!("median |error| {:.2} % over {} files", 100.0 * median, rows.len());
+    assert!(median <= FILE_MEDIAN_LIMIT, "median {:.2} %", 100.0 * median);
+    for r in &rows {
+        assert!(r.error().abs() <= FILE_LIMIT, "{}: {:+.2} %", r.row.name, 100.0 * r.error());
+    }
+    let formats: HashSet<&str> = rows.iter().filter_map(|r| r.row.query.split("inference-dtype=").nth(1)).collect();
+    assert!(rows.len() >= 10 && formats.len() >= 5, "{} files, {} formats", rows.len(), formats.len());
+    // Each GGUF file type's tensor data, summed by hand from llama.cpp's rules (Llama 2 7B,
+    // 6,738,415,616 weights: Q4_K_M 4,080,263,168 bytes), is what the core counts.
+    let c = tmath::link::config("model=llama-2-7b&inference-dtype=q4_k_m").unwrap();
+    assert_eq!(tmath::serving::formats::weight_bytes(&c).round(), 4_080_263_168.0);
+}

@@ -707,6 +707,18 @@ pub fn serving_chart_label(lang: Lang, s: &tmath::serving::ServingReport) -> Str
     }
 }
 
+/// The quantized files' summary: how many, their median |error| and the thresholds.
+pub fn file_validation_summary(lang: Lang, n: usize, median: f64, median_limit: f64, limit: f64) -> String {
+    let pct = |x: f64| format!("{:.1}", 100.0 * x);
+    let (m, ml, l) = (pct(median), format!("{:.0}", 100.0 * median_limit), format!("{:.0}", 100.0 * limit));
+    match lang {
+        Lang::En => {
+            format!("{n} quantized files: median |error| {m}\u{a0}% (accepted: {ml}\u{a0}% median, {l}\u{a0}% each).")
+        }
+        Lang::Ko => format!("양자화 파일 {n}개의 오차 절댓값 중앙값은 {m}%입니다 (허용: 중앙값 {ml}%, 건마다 {l}%)."),
+    }
+}
+
 /// The serving planner's verdict: users, the replicas that meet the targets, the targets.
 pub fn serve_plan_summary(lang: Lang, users: u64, met: usize, tpot_ms: Option<f64>, ttft_ms: Option<f64>) -> String {
     let target = |t: Option<f64>, en: &str, ko: &str| {
@@ -1005,6 +1017,16 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
             "vLLM 0.19가 시작할 때 로그에 출력하는 KV 캐시 토큰 수와 이 계산기의 풀을 나란히 보여 줍니다. 풀은 엔진이 쓰는 메모리 비율 × CUDA가 보고하는 메모리 − 가중치 − 프로파일링한 순전파와 샘플러 실행 중 큰 쪽입니다. 허용: 건마다 5%.",
         ),
         "serving-pool-log" => ("tokens in the log", "로그의 토큰 수"),
+        "serving-file-title" => (
+            "Serving: quantized files' sizes against their formats",
+            "서빙: 양자화 파일 크기와 형식별 계산 비교",
+        ),
+        "serving-file-intro" => (
+            "Each checkpoint's size as the Hugging Face Hub lists it (exact bytes) or its model card gives it (GB, three digits), beside this calculator's weights in its format, counted tensor by tensor: GGUF as llama.cpp quantizes each tensor (the output layer and some attention and MLP layers wider, norms kept), GPTQ and AWQ with their scales and zeros per 128 weights and the embeddings in 16 bits, MXFP4 on gpt-oss's experts. A GGUF's tokenizer (under 8 MB) is not counted. Accepted: 2 % median, 4 % each.",
+            "허깅페이스 허브에 올라온 체크포인트 크기(바이트 단위의 정확한 값)나 모델 카드에 적힌 크기(GB, 세 자리)와, 이 계산기가 형식에 따라 텐서마다 센 가중치를 나란히 보여 줍니다. GGUF는 llama.cpp가 텐서마다 고르는 타입대로(출력층과 일부 어텐션·MLP 층은 더 넓게, 정규화는 그대로), GPTQ와 AWQ는 가중치 128개마다 스케일과 영점을 더하고 임베딩은 16비트로, MXFP4는 gpt-oss의 전문가 가중치에만 적용합니다. GGUF에 담긴 토크나이저(8 MB 미만)는 세지 않습니다. 허용: 중앙값 2%, 건마다 4%.",
+        ),
+        "serving-file-file" => ("file", "파일"),
+        "serving-file-format" => ("model and format", "모델과 형식"),
         "validation-gap-data-length" => (
             "(the sequence length is the data's, not published: 512 is a guess)",
             "(시퀀스 길이는 데이터에 따라 달라 공개되지 않았습니다: 512는 추정입니다)",
@@ -1058,6 +1080,17 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "tensorwise" => ("per tensor (one scale per tensor)", "텐서 단위 (텐서마다 스케일 하나)"),
         "blockwise" => ("per block (1×128 and 128×128, DeepSeek-V3)", "블록 단위 (1×128·128×128, DeepSeek-V3)"),
         "mxfp8" => ("MXFP8 (a scale per 32 values, Blackwell)", "MXFP8 (값 32개마다 스케일, 블랙웰)"),
+        // Quantized files' formats (issue 37): named as their tools and files name them.
+        "gptq-int4" => ("GPTQ int4 (group 128)", "GPTQ int4 (그룹 128)"),
+        "awq-int4" => ("AWQ int4 (group 128)", "AWQ int4 (그룹 128)"),
+        "nvfp4" => ("NVFP4 (a scale per 16 values)", "NVFP4 (값 16개마다 스케일)"),
+        "mxfp4" => ("MXFP4 (a scale per 32 values)", "MXFP4 (값 32개마다 스케일)"),
+        "q8_0" => ("GGUF Q8_0", "GGUF Q8_0"),
+        "q6_k" => ("GGUF Q6_K", "GGUF Q6_K"),
+        "q5_k_m" => ("GGUF Q5_K_M", "GGUF Q5_K_M"),
+        "q4_k_m" => ("GGUF Q4_K_M", "GGUF Q4_K_M"),
+        "q4_0" => ("GGUF Q4_0", "GGUF Q4_0"),
+        "q3_k_m" => ("GGUF Q3_K_M", "GGUF Q3_K_M"),
         "selective" => ("selective", "선택적"),
         "full" => ("full", "전체"),
         "optimizer" => ("CPU", "CPU로"),

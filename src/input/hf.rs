@@ -275,6 +275,33 @@ pub(crate) fn add_counts(pairs: &mut Vec<(&'static str, String, String)>) {
     pairs.push(("active-params", format!("{}", a.exact_active_params().get()), String::new()));
 }
 
+/// The weight format a `quantization_config` names, where the calculator has it:
+/// `quant_method` gptq or awq at 4 bits in groups of 128, mxfp4, fp8 (and
+/// fbgemm_fp8), and ModelOpt's NVFP4 or FP8 (`quant_algo`).
+fn quantization_format(q: &[(String, Json)]) -> Option<&'static str> {
+    let text = |name: &str| match q.iter().find(|(k, _)| k == name).map(|(_, v)| v) {
+        Some(Json::Str(s)) => s.to_ascii_lowercase(),
+        _ => String::new(),
+    };
+    let num = |name: &str| match q.iter().find(|(k, _)| k == name).map(|(_, v)| v) {
+        Some(Json::Num(x)) => Some(*x),
+        _ => None,
+    };
+    let int4_g128 = num("bits") == Some(4.0) && num("group_size") == Some(128.0);
+    match text("quant_method").as_str() {
+        "gptq" if int4_g128 => Some("gptq-int4"),
+        "awq" if int4_g128 => Some("awq-int4"),
+        "mxfp4" => Some("mxfp4"),
+        "fp8" | "fbgemm_fp8" => Some("fp8"),
+        "modelopt" => match text("quant_algo").as_str() {
+            "nvfp4" => Some("nvfp4"),
+            "fp8" => Some("fp8"),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 /// Reads a config: the shape keys, the MLP's form (gated SiLU is SwiGLU), the
 /// weights' dtype for serving, and P counted exactly from the shape (its
 /// active part for a mixture of experts), so the calculator sizes this model.
@@ -358,7 +385,17 @@ pub fn read(text: &str) -> Result<Mapped, HfError> {
         "float32" => Some("fp32"),
         _ => None,
     };
-    if let Some(d) = dtype {
+    // A quantized checkpoint says its format in `quantization_config` (transformers'
+    // quantizers: GPTQ and AWQ with bits and group size, gpt-oss's MXFP4, FP8,
+    // ModelOpt's NVFP4): that, not torch_dtype (the unquantized tensors'), is the weights'.
+    let quantized = match get("quantization_config") {
+        Some(Json::Object(q)) => quantization_format(q),
+        _ => None,
+    };
+    if let Some(f) = quantized {
+        used.push("quantization_config");
+        pairs.push(("inference-dtype", f.into(), "quantization_config".into()));
+    } else if let Some(d) = dtype {
         pairs.push(("inference-dtype", d.into(), "torch_dtype".into()));
     }
     add_counts(&mut pairs);

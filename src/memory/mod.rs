@@ -12,14 +12,21 @@ use crate::units::{Bytes, BytesPerParam, Params};
 use serde::Serialize;
 
 /// Weights when serving: int8 = 1, fp16/bf16 = 2, fp32 = 4 bytes/param (article,
-/// "Model Weights"); int4 = 0.5 is a refinement.
+/// "Model Weights"); int4 = 0.5 is a refinement. A quantized file's format
+/// (GPTQ, AWQ, NVFP4, MXFP4, GGUF) has no one figure: its bits on the blocks'
+/// matrices here, its whole model counted tensor by tensor in
+/// [`crate::serving::formats::weight_bytes`].
 pub fn inference_weight_bytes(dtype: InferenceDtype) -> BytesPerParam {
-    BytesPerParam(match dtype {
-        InferenceDtype::Fp32 => 4.0,
-        InferenceDtype::Fp16 | InferenceDtype::Bf16 => 2.0,
-        InferenceDtype::Fp8 | InferenceDtype::Int8 => 1.0,
-        InferenceDtype::Int4 => 0.5,
-    })
+    BytesPerParam(crate::serving::formats::nominal_bytes(dtype).unwrap_or_else(|| {
+        let probe = crate::serving::formats::Tensor {
+            role: crate::serving::formats::Role::Up,
+            layer: 0,
+            params: 1.0,
+            row: 4096,
+            out: 4096,
+        };
+        crate::serving::formats::tensor_bits(dtype, &crate::arch::Architecture::gpt(1, 4096, 32, 1), &probe) / 8.0
+    }))
 }
 
 /// Serving memory in two parts: the weights, and the ≤ 20 % the article adds

@@ -661,6 +661,44 @@ pub static MODELS: &[Model] = &[
         source: "Qwen Team 2025 (Qwen3 technical report), Table 2 (30.5B total, 3.3B activated); shape: Qwen/Qwen3-30B-A3B config.json (head_dim 128 with h/a = 64, 128 experts of 768, top-8, every layer MoE); P: its safetensors total, which the shape gives but for its QK-norm weights (2·128 per layer, 12,288); active: the shape's count",
         unmodelled: &[],
     },
+    // gpt-oss (OpenAI 2025): every layer a mixture of 2,880-wide experts, top-4,
+    // 64 query heads of 64 and 8 KV heads; MXFP4 experts as released.
+    Model {
+        name: "gpt-oss-20b",
+        label: "gpt-oss-20b",
+        params: 20_907_927_360.0,
+        active_params: 4_186_416_960.0,
+        arch: Architecture {
+            experts: 32,
+            top_k: 4,
+            shared_experts: 0,
+            moe_ffn: 2880,
+            head_dim: 64,
+            ..Architecture::dense(24, 2880, (64, 8), 2880, 201_088, (Mlp::Swiglu, false))
+        },
+        seq_len: 4096,
+        max_positions: 131_072,
+        source: "OpenAI 2025, gpt-oss-120b & gpt-oss-20b model card (20.91B total, 3.61B active per token); shape: openai/gpt-oss-20b config.json (24 layers, hidden 2880, 64 heads of 64, 8 KV heads, 32 experts of 2880, top-4, vocabulary 201,088, untied); P and active: the shape's count, which leaves out the biases and attention sinks (under 0.1 %); the card's active count leaves out the input embedding (0.58B), the shape's includes it",
+        unmodelled: &[],
+    },
+    Model {
+        name: "gpt-oss-120b",
+        label: "gpt-oss-120b",
+        params: 116_789_048_640.0,
+        active_params: 5_710_443_840.0,
+        arch: Architecture {
+            experts: 128,
+            top_k: 4,
+            shared_experts: 0,
+            moe_ffn: 2880,
+            head_dim: 64,
+            ..Architecture::dense(36, 2880, (64, 8), 2880, 201_088, (Mlp::Swiglu, false))
+        },
+        seq_len: 4096,
+        max_positions: 131_072,
+        source: "OpenAI 2025, gpt-oss-120b & gpt-oss-20b model card (116.8B total, 5.13B active per token); shape: openai/gpt-oss-120b config.json (36 layers, hidden 2880, 64 heads of 64, 8 KV heads, 128 experts of 2880, top-4, vocabulary 201,088, untied); P and active: the shape's count, which leaves out the biases and attention sinks (under 0.1 %); the card's active count leaves out the input embedding (0.58B), the shape's includes it",
+        unmodelled: &[],
+    },
     Model {
         name: "deepseek-v2-lite",
         label: "DeepSeek-V2-Lite 16B",

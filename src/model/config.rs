@@ -120,6 +120,21 @@ choice!(
         Int8 = "int8",
         /// A refinement beyond the article: 4-bit weights.
         Int4 = "int4",
+        /// GPTQ int4, groups of 128 (AutoGPTQ's packed layers): 4.156 bits and a g_idx (`crate::serving::formats`).
+        GptqInt4 = "gptq-int4",
+        /// AWQ int4, groups of 128: 4.156 bits on the blocks' linear layers.
+        AwqInt4 = "awq-int4",
+        /// NVFP4: E2M1 with an FP8 scale per 16, 4.5 bits.
+        Nvfp4 = "nvfp4",
+        /// MXFP4 (OCP): E2M1 with an E8M0 scale per 32, 4.25 bits; a MoE's experts alone, as gpt-oss is released.
+        Mxfp4 = "mxfp4",
+        /// GGUF files as llama.cpp quantizes them, tensor by tensor.
+        GgufQ8 = "q8_0",
+        GgufQ6K = "q6_k",
+        GgufQ5KM = "q5_k_m",
+        GgufQ4KM = "q4_k_m",
+        GgufQ4 = "q4_0",
+        GgufQ3KM = "q3_k_m",
     }
 );
 

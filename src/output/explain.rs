@@ -3,9 +3,7 @@
 
 use crate::config::{Convention, Loss, Recompute};
 use crate::memory::Part;
-use crate::memory::{
-    activation_terms, buffer_terms, gradient_bytes, inference_weight_bytes, logit_terms, model_bytes, optimizer_bytes,
-};
+use crate::memory::{activation_terms, buffer_terms, gradient_bytes, logit_terms, model_bytes, optimizer_bytes};
 use crate::report::Report;
 use crate::units::{format_count, ByteUnit, Bytes};
 
@@ -536,7 +534,7 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
             formula: "1.2 · {bytes} · P".into(),
             substituted: format!(
                 "1.2 · {} · {p_txt} = {}",
-                inference_weight_bytes(c.serving.inference_dtype).0,
+                n(crate::serving::formats::bytes_per_param(c)),
                 bytes(r.inference)
             ),
             sources: &[Cite::Article(Section::ModelWeights), Cite::Article(Section::TotalInferenceMemory)],

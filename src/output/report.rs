@@ -522,7 +522,8 @@ pub fn evaluate(c: &Config) -> Report {
         stage,
         per_gpu,
         divisors,
-        inference: memory::inference_memory(c.params, c.serving.inference_dtype).whole(),
+        // The article's 1.2 × the weights, a quantized file's as its tensors add up.
+        inference: Bytes(memory::INFERENCE_OVERHEAD * crate::serving::formats::weight_bytes(c)).whole(),
         compute: compute::compute(c),
         cpu_per_node,
         nvme_per_node: memory::nvme_offload_per_node(c, &divisors),

@@ -701,3 +701,256 @@ pub fn check_pool(row: &'static PoolRow) -> Option<PoolChecked> {
 pub fn pool_table() -> Vec<PoolChecked> {
     POOL_ROWS.iter().filter_map(check_pool).collect()
 }
+
+/// A quantized checkpoint's published size against the calculator's weights
+/// in its format ([`crate::serving::formats::weight_bytes`]): the file is its
+/// weights (and, for a GGUF, the tokenizer in its metadata, not counted).
+#[derive(Clone, Copy, Debug)]
+pub struct FileRow {
+    pub name: &'static str,
+    /// The repository and the file(s), as the Hub lists them.
+    pub repo: &'static str,
+    pub file: &'static str,
+    /// The model whose shape it holds, as published (a fine-tune's shape is its base's; the
+    /// query sets a vocabulary that differs from the catalogue's).
+    pub model: &'static str,
+    /// Its shape and format, as a link's query.
+    pub query: &'static str,
+    /// Its size in bytes as published.
+    pub bytes: f64,
+    /// Whether the size is exact bytes (the Hub's file listing) or a model card's GB figure (3 digits).
+    pub exact: bool,
+}
+
+impl FileRow {
+    /// The repository on the Hugging Face Hub.
+    pub fn url(&self) -> String {
+        format!("https://huggingface.co/{}", self.repo)
+    }
+}
+
+/// The largest |error| of one file, and of their median (issue 37).
+pub const FILE_LIMIT: f64 = 0.04;
+pub const FILE_MEDIAN_LIMIT: f64 = 0.02;
+
+const fn file(
+    name: &'static str,
+    (repo, file): (&'static str, &'static str),
+    model: &'static str,
+    query: &'static str,
+    bytes: f64,
+    exact: bool,
+) -> FileRow {
+    FileRow { name, repo, file, model, query, bytes, exact }
+}
+
+/// Checkpoints of nine formats: GGUF's six file types as llama.cpp makes
+/// them (TheBloke's, bartowski's and Qwen's own), MXFP4 as gpt-oss is
+/// released, GPTQ and AWQ int4 (TheBloke's, group 128). Exact sizes are the
+/// Hub's file listings; the GPTQ and AWQ sizes are their model cards' tables
+/// (GB, three digits). `docs/research/quantized-files.md` has where each was read.
+pub static FILE_ROWS: &[FileRow] = &[
+    file(
+        "llama-2-7b-chat-q4_k_m",
+        ("TheBloke/Llama-2-7B-Chat-GGUF", "llama-2-7b-chat.Q4_K_M.gguf"),
+        "Llama 2 7B",
+        "model=llama-2-7b&inference-dtype=q4_k_m",
+        4_081_004_224.0,
+        true,
+    ),
+    file(
+        "llama-2-7b-chat-q5_k_m",
+        ("TheBloke/Llama-2-7B-Chat-GGUF", "llama-2-7b-chat.Q5_K_M.gguf"),
+        "Llama 2 7B",
+        "model=llama-2-7b&inference-dtype=q5_k_m",
+        4_783_156_928.0,
+        true,
+    ),
+    file(
+        "llama-2-7b-chat-q8_0",
+        ("TheBloke/Llama-2-7B-Chat-GGUF", "llama-2-7b-chat.Q8_0.gguf"),
+        "Llama 2 7B",
+        "model=llama-2-7b&inference-dtype=q8_0",
+        7_161_089_728.0,
+        true,
+    ),
+    file(
+        "codellama-13b-q4_k_m",
+        ("TheBloke/CodeLlama-13B-Instruct-GGUF", "codellama-13b-instruct.Q4_K_M.gguf"),
+        "CodeLlama 13B",
+        "model=llama-2-13b&vocab=32016&inference-dtype=q4_k_m",
+        7_866_070_016.0,
+        true,
+    ),
+    file(
+        "mistral-7b-v0.1-q4_k_m",
+        ("TheBloke/Mistral-7B-Instruct-v0.1-GGUF", "mistral-7b-instruct-v0.1.Q4_K_M.gguf"),
+        "Mistral 7B v0.1",
+        "model=mistral-7b&inference-dtype=q4_k_m",
+        4_368_438_944.0,
+        true,
+    ),
+    file(
+        "mistral-7b-v0.3-q3_k_m",
+        ("bartowski/Mistral-7B-Instruct-v0.3-GGUF", "Mistral-7B-Instruct-v0.3-Q3_K_M.gguf"),
+        "Mistral 7B v0.3",
+        "model=mistral-7b&vocab=32768&inference-dtype=q3_k_m",
+        3_522_941_152.0,
+        true,
+    ),
+    file(
+        "mistral-7b-v0.3-q6_k",
+        ("bartowski/Mistral-7B-Instruct-v0.3-GGUF", "Mistral-7B-Instruct-v0.3-Q6_K.gguf"),
+        "Mistral 7B v0.3",
+        "model=mistral-7b&vocab=32768&inference-dtype=q6_k",
+        5_947_248_864.0,
+        true,
+    ),
+    file(
+        "llama-3.1-8b-q3_k_m",
+        ("bartowski/Meta-Llama-3.1-8B-Instruct-GGUF", "Meta-Llama-3.1-8B-Instruct-Q3_K_M.gguf"),
+        "Llama 3.1 8B",
+        "model=llama-3-8b&inference-dtype=q3_k_m",
+        4_018_922_912.0,
+        true,
+    ),
+    file(
+        "llama-3.1-8b-q4_k_m",
+        ("bartowski/Meta-Llama-3.1-8B-Instruct-GGUF", "Meta-Llama-3.1-8B-Instruct-Q4_K_M.gguf"),
+        "Llama 3.1 8B",
+        "model=llama-3-8b&inference-dtype=q4_k_m",
+        4_920_739_232.0,
+        true,
+    ),
+    file(
+        "llama-3.1-8b-q5_k_m",
+        ("bartowski/Meta-Llama-3.1-8B-Instruct-GGUF", "Meta-Llama-3.1-8B-Instruct-Q5_K_M.gguf"),
+        "Llama 3.1 8B",
+        "model=llama-3-8b&inference-dtype=q5_k_m",
+        5_732_992_416.0,
+        true,
+    ),
+    file(
+        "llama-3.1-8b-q6_k",
+        ("bartowski/Meta-Llama-3.1-8B-Instruct-GGUF", "Meta-Llama-3.1-8B-Instruct-Q6_K.gguf"),
+        "Llama 3.1 8B",
+        "model=llama-3-8b&inference-dtype=q6_k",
+        6_596_011_424.0,
+        true,
+    ),
+    file(
+        "llama-3.1-8b-q8_0",
+        ("bartowski/Meta-Llama-3.1-8B-Instruct-GGUF", "Meta-Llama-3.1-8B-Instruct-Q8_0.gguf"),
+        "Llama 3.1 8B",
+        "model=llama-3-8b&inference-dtype=q8_0",
+        8_540_775_840.0,
+        true,
+    ),
+    file(
+        "qwen2.5-7b-q4_0",
+        ("Qwen/Qwen2.5-7B-Instruct-GGUF", "qwen2.5-7b-instruct-q4_0 (2 parts)"),
+        "Qwen2.5 7B",
+        "model=qwen2.5-7b&inference-dtype=q4_0",
+        4_431_390_848.0,
+        true,
+    ),
+    file(
+        "qwen2.5-7b-q8_0",
+        ("Qwen/Qwen2.5-7B-Instruct-GGUF", "qwen2.5-7b-instruct-q8_0 (3 parts)"),
+        "Qwen2.5 7B",
+        "model=qwen2.5-7b&inference-dtype=q8_0",
+        8_098_525_408.0,
+        true,
+    ),
+    file(
+        "gpt-oss-20b-mxfp4",
+        ("openai/gpt-oss-20b", "model-0000{0,1,2}-of-00002.safetensors"),
+        "gpt-oss-20b",
+        "model=gpt-oss-20b&inference-dtype=mxfp4",
+        13_761_316_904.0,
+        true,
+    ),
+    file(
+        "llama-2-7b-chat-gptq",
+        ("TheBloke/Llama-2-7b-Chat-GPTQ", "model.safetensors (main)"),
+        "Llama 2 7B",
+        "model=llama-2-7b&inference-dtype=gptq-int4",
+        3.90e9,
+        false,
+    ),
+    file(
+        "mistral-7b-v0.1-gptq",
+        ("TheBloke/Mistral-7B-Instruct-v0.1-GPTQ", "model.safetensors (main)"),
+        "Mistral 7B v0.1",
+        "model=mistral-7b&inference-dtype=gptq-int4",
+        4.16e9,
+        false,
+    ),
+    file(
+        "llama-2-13b-gptq",
+        ("TheBloke/MythoMax-L2-13B-GPTQ", "model.safetensors (main)"),
+        "Llama 2 13B",
+        "model=llama-2-13b&inference-dtype=gptq-int4",
+        7.26e9,
+        false,
+    ),
+    file(
+        "mistral-7b-v0.1-awq",
+        ("TheBloke/Mistral-7B-v0.1-AWQ", "model.safetensors"),
+        "Mistral 7B v0.1",
+        "model=mistral-7b&inference-dtype=awq-int4",
+        4.15e9,
+        false,
+    ),
+    file(
+        "llama-2-7b-awq",
+        ("TheBloke/LlamaGuard-7B-AWQ", "model.safetensors"),
+        "Llama 2 7B",
+        "model=llama-2-7b&inference-dtype=awq-int4",
+        3.89e9,
+        false,
+    ),
+    file(
+        "llama-2-13b-awq",
+        ("TheBloke/LLaMA2-13B-Tiefighter-AWQ", "model.safetensors"),
+        "Llama 2 13B",
+        "model=llama-2-13b&inference-dtype=awq-int4",
+        7.25e9,
+        false,
+    ),
+    file(
+        "llama-2-70b-awq",
+        ("TheBloke/Upstage-Llama-2-70B-instruct-v2-AWQ", "model.safetensors"),
+        "Llama 2 70B",
+        "model=llama-2-70b&inference-dtype=awq-int4",
+        36.61e9,
+        false,
+    ),
+];
+
+/// A file row evaluated: the calculator's weights in bytes.
+#[derive(Clone, Copy, Debug)]
+pub struct FileChecked {
+    pub row: &'static FileRow,
+    pub bytes: f64,
+}
+
+impl FileChecked {
+    pub fn error(&self) -> f64 {
+        self.bytes / self.row.bytes - 1.0
+    }
+    pub fn within(&self) -> bool {
+        self.error().abs() <= FILE_LIMIT
+    }
+}
+
+/// Evaluates a file row (`None` if its query no longer loads).
+pub fn check_file(row: &'static FileRow) -> Option<FileChecked> {
+    let c = crate::link::config(row.query)?;
+    Some(FileChecked { row, bytes: crate::serving::formats::weight_bytes(&c) })
+}
+
+/// Every file row, evaluated.
+pub fn file_table() -> Vec<FileChecked> {
+    FILE_ROWS.iter().filter_map(check_file).collect()
+}

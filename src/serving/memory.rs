@@ -2,8 +2,8 @@
 //! KV cache per token as the ranks hold it, and what an engine keeps for itself
 //! before the rest becomes the cache's pool.
 
+use super::formats;
 use crate::config::Config;
-use crate::memory::inference_weight_bytes;
 
 /// vLLM's KV-cache block: 16 tokens (`--block-size`, default 16).
 pub const BLOCK_TOKENS: f64 = 16.0;
@@ -13,12 +13,13 @@ pub fn stage_layers(c: &Config) -> f64 {
     c.arch.layers.div_ceil(c.serving.serve_pp.max(1)) as f64
 }
 
-/// The weights one GPU holds: P·bytes(format) ÷ (serve-tp · serve-pp). Tensor
+/// The weights one GPU holds: the model's in its format ([`formats::weight_bytes`]:
+/// P·bytes, or a quantized file's tensors) ÷ (serve-tp · serve-pp). Tensor
 /// parallelism splits every matrix (Megatron-style column and row splits, the
 /// embedding by vocabulary); the stages split the layers.
 pub fn weight_bytes_per_gpu(c: &Config) -> f64 {
     let s = &c.serving;
-    c.params.get() * inference_weight_bytes(s.inference_dtype).0 / (s.serve_tp * s.serve_pp) as f64
+    formats::weight_bytes(c) / (s.serve_tp * s.serve_pp) as f64
 }
 
 /// The KV cache of one token on one GPU: 2·(L/serve-pp)·⌈k/serve-tp⌉·d_head·bytes.

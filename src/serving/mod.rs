@@ -8,6 +8,7 @@
 //! collectives, the crossover), and [`evaluate`] puts them together in a
 //! [`ServingReport`], the JSON's `serving` object.
 
+pub mod formats;
 pub mod memory;
 pub mod time;
 

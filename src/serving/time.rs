@@ -11,10 +11,10 @@
 //! ([`kernel_seconds`]), and an engine whose scheduler does not overlap the GPU
 //! makes it wait for the host's work between steps (`host-ms`).
 
+use super::formats;
 use super::memory::{kv_bytes_per_token_per_gpu, stage_layers, weight_bytes_per_gpu};
 use super::Bound;
 use crate::config::Config;
-use crate::memory::inference_weight_bytes;
 use serde::Serialize;
 
 /// A decode step's parts, seconds.
@@ -64,7 +64,6 @@ pub fn experts_touched(e: f64, k: f64, b: f64) -> f64 {
 pub fn weight_bytes_read(c: &Config, b: f64) -> f64 {
     let a = c.arch;
     let held = weight_bytes_per_gpu(c);
-    let bytes = inference_weight_bytes(c.serving.inference_dtype).0;
     let per_gpu = (c.serving.serve_tp * c.serving.serve_pp) as f64;
     let experts = a.expert_params().get();
     let untouched = if a.is_moe() {
@@ -72,7 +71,10 @@ pub fn weight_bytes_read(c: &Config, b: f64) -> f64 {
     } else {
         0.0
     };
-    (held - (input_embedding(c) + untouched) * bytes / per_gpu).max(0.0)
+    // Each in its own format's bytes (a GGUF or GPTQ file keeps the embedding wider than the experts).
+    let unread = input_embedding(c) * formats::role_bytes_per_param(c, formats::is_embedding)
+        + untouched * formats::role_bytes_per_param(c, formats::is_expert);
+    (held - unread / per_gpu).max(0.0)
 }
 
 /// The input embedding's parameters when it is its own matrix (untied): looked

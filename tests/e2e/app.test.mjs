@@ -406,6 +406,23 @@ test("how close is this to reality: the table opens with its chart, meets its th
   );
   assert.ok(pools.filter((r) => Math.abs(r.error) <= 0.05).length >= 5, JSON.stringify(pools));
   for (const r of pools) assert.ok(!r.warn && (Math.abs(r.error) <= 0.05 || r.gap), JSON.stringify(r));
+  // Issue 37: quantized files against their formats, at least 10 over five formats, 4 % each, 2 % median,
+  // each row's bytes the core's (tmath --json with the row's link).
+  const files = await page.$$eval('[data-testid="serving-file-row"]', (trs) =>
+    trs.map((tr) => ({ error: Number(tr.dataset.error), bytes: Number(tr.dataset.bytes), warn: !!tr.querySelector(".warn"),
+      href: tr.querySelector("td a").getAttribute("href") })),
+  );
+  assert.ok(files.length >= 10, `${files.length} files`);
+  assert.ok(new Set(files.map((f) => new URLSearchParams(f.href.slice(1)).get("inference-dtype"))).size >= 5);
+  for (const f of files) assert.ok(!f.warn && Math.abs(f.error) <= 0.04, JSON.stringify(f));
+  const fileErrors = files.map((f) => Math.abs(f.error)).sort((a, b) => a - b);
+  const fileMedian = fileErrors[Math.floor(fileErrors.length / 2)];
+  assert.ok(fileMedian <= 0.02, `files median ${fileMedian}`);
+  const fileSaid = await page.textContent('[data-testid="serving-file-summary"]');
+  assert.ok(fileSaid.includes(`${(100 * fileMedian).toFixed(1)}%`) && fileSaid.includes("양자화 파일"), fileSaid);
+  const q4 = files.find((f) => f.href.includes("q4_k_m") && f.href.includes("llama-3-8b"));
+  const core = tmathJson([...new URLSearchParams(q4.href.slice(1)).entries()]);
+  assert.equal(q4.bytes, core.serving.weights_bytes, "the row's weights are the core's (one GPU holds them all)");
   // A row's inputs are the calculator's keys: the link loads without a bad-key notice.
   for (const r of [rows[3], rows[rows.length - 1], runs[2], serving[serving.length - 1]]) {
     await page.goto(new URL(r.href, env.server.base).href);

@@ -13,7 +13,7 @@ const env = startBrowser();
 
 // Names, symbols and units that stay as they are on the Korean page.
 const KEEP = new Set([
-  "GPU", "GPUs", "CPU", "NVIDIA", "AMD", "SXM", "PCIe", "CUDA", "NVLink", "InfiniBand", "TFLOP", "FLOPs", "GB", "GiB", "MiB",
+  "GPU", "GPUs", "CPU", "NVIDIA", "AMD", "SXM", "PCIe", "CUDA", "NVLink", "InfiniBand", "TFLOP", "FLOPs", "GB", "GiB", "MiB", "MB",
   "ZeRO", "ZeRO-R", "MoE", "TSP", "FSDP", "AdamW", "Adam", "SGD", "Megatron", "DeepSpeed", "EleutherAI", "CC", "BY", "PNG", "SVG",
   "JSON", "CSV", "USD", "NaN", "A100", "H100", "H200", "H800", "B200", "MI300X", "MI325X", "L40S", "RTX", "GeForce", "Instinct",
   "V100", "Llama", "Mistral", "Mixtral", "DeepSeek-V3", "DeepSeek", "Pythia", "GPT", "GPT-3", "GPT-NeoX", "NeoX", "Qwen",
@@ -32,6 +32,8 @@ const KEEP = new Set([
   "GQA", "MLP", "KV", "GELU", "SwiGLU", "FFN", "top-k", "Qwen2.5", "MLA", "RoPE", "YAML", "MTP", "FP8", "MFU", "Muon",
   // Serving (issue 36): the engines and the models as their sources name them, units and kernels' names.
   "gpt-fast", "torchao", "TensorRT-LLM", "vLLM", "cpp", "NIM", "Kimi-Dev-72B", "B-Instruct", "Qwen2", "ms", "GEMM", "BF16",
+  // Quantized files (issue 37): formats as their tools name them.
+  "GPTQ", "AWQ", "NVFP4", "MXFP4", "GGUF", "gpt-oss-20b", "gpt-oss-120b", "gpt-oss",
 ]);
 
 /** Visible text of the page: every text node whose element shows (screen-reader text included). */

@@ -411,6 +411,43 @@ fn Serving() -> impl IntoView {
             }
         })
         .collect_view();
+    let files = sv::file_table();
+    let file_summary = {
+        let mut errors: Vec<f64> = files.iter().map(|r| r.error().abs()).collect();
+        errors.sort_by(f64::total_cmp);
+        let median = errors.get(errors.len() / 2).copied().unwrap_or(0.0);
+        let n = files.len();
+        move || crate::i18n::file_validation_summary(ctx.lang.get(), n, median, sv::FILE_MEDIAN_LIMIT, sv::FILE_LIMIT)
+    };
+    let size = move |x: f64, exact: bool| {
+        if exact {
+            format!("{}\u{a0}B", tmath::units::group_thousands(&format!("{x:.0}")))
+        } else {
+            ctx.units().format(tmath::Bytes(x))
+        }
+    };
+    let file_rows = files
+        .into_iter()
+        .map(|r| {
+            let th = |key: &'static str| ctx.t(key);
+            let format = r.row.query.split("inference-dtype=").nth(1).unwrap_or("");
+            let format = move || crate::i18n::choice_text(ctx.lang.get(), tmath::keys::K::InferenceDtype, format);
+            view! {
+                <tr data-testid="serving-file-row" data-error=r.error().to_string() data-bytes=r.bytes.to_string()>
+                    <th scope="row">
+                        <a href=r.row.url() target="_blank" rel="noopener"><cite>{r.row.repo}</cite></a>
+                        <span class="detail">" "<code>{r.row.file}</code></span>
+                    </th>
+                    <td data-label=th("serving-file-format")>
+                        <a href=format!("?{}", r.row.query)><cite>{r.row.model}</cite>", "{format}</a>
+                    </td>
+                    <td class="num" data-label=th("validation-published")>{size(r.row.bytes, r.row.exact)}</td>
+                    <td class="num" data-label=th("validation-predicted")>{size(r.bytes, r.row.exact)}</td>
+                    <td class="num" class:warn=!r.within() data-label=th("validation-error")>{error_text(r.error())}</td>
+                </tr>
+            }
+        })
+        .collect_view();
     view! {
         <h3><Tr key="serving-validation-title" /></h3>
         <p class="detail"><Tr key="serving-validation-intro" /></p>
@@ -438,6 +475,21 @@ fn Serving() -> impl IntoView {
                     ("validation-error", true),
                 ])}
                 <tbody>{pools}</tbody>
+            </table>
+        </div>
+        <h3><Tr key="serving-file-title" /></h3>
+        <p class="detail"><Tr key="serving-file-intro" /></p>
+        <p data-testid="serving-file-summary">{file_summary}</p>
+        <div class="table-scroll">
+            <table class="breakdown" data-testid="serving-files">
+                {head(&[
+                    ("serving-file-file", false),
+                    ("serving-file-format", false),
+                    ("validation-published", true),
+                    ("validation-predicted", true),
+                    ("validation-error", true),
+                ])}
+                <tbody>{file_rows}</tbody>
             </table>
         </div>
     }

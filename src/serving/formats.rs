@@ -1,0 +1,410 @@
+//! The weights as quantized files hold them (issue 37): each format's bits per
+//! weight from its block layout, and which tensors it keeps wider, counted
+//! tensor by tensor from the shape. The article's formats (fp32, fp16, bf16,
+//! int8, int4) and fp8 stay nominal, every parameter at 4, 2, 1 or ½ byte, so
+//! the article's 1.2 × weights is its own equation verbatim.
+//!
+//! - GPTQ and AWQ int4 (AutoGPTQ's and AutoAWQ's packed `QuantLinear`): every
+//!   linear layer of the blocks as 4-bit weights, one fp16 scale and one 4-bit
+//!   zero per group of 128 inputs (4 + 16/128 + 4/128 = 4.156 bits), GPTQ with
+//!   its int32 `g_idx` per input beside; the embeddings, the output layer, the
+//!   norms and a router stay 16-bit.
+//! - NVFP4 (NVIDIA, "Pretraining Large Language Models with NVFP4", 2025;
+//!   TensorRT Model Optimizer's checkpoints): 4-bit E2M1 weights with one FP8
+//!   E4M3 scale per 16 (4 + 8/16 = 4.5 bits) on the blocks' linear layers.
+//! - MXFP4 (OCP Microscaling Formats v1.0): E2M1 with one E8M0 scale per 32
+//!   (4 + 8/32 = 4.25 bits); gpt-oss is released with its experts alone in
+//!   MXFP4 (its model card), so a mixture of experts keeps the rest 16-bit.
+//! - GGUF (llama.cpp `ggml/src/ggml-common.h`: block sizes and bytes;
+//!   `src/llama-quant.cpp`: the type each tensor gets under each file type,
+//!   the `_M` mixes' wider `attn_v` and `ffn_down` layers, the output layer in
+//!   Q6_K, norms and the router never quantized, a row not a multiple of the
+//!   block falling back to another type). The file's own metadata (the
+//!   tokenizer, 0.7–8 MB) is not counted.
+
+use crate::arch::Architecture;
+use crate::config::{Config, InferenceDtype};
+
+/// What a tensor is, as the formats' rules tell tensors apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// The input embedding (tied: also the output layer).
+    Embedding,
+    /// The output layer, when untied.
+    Output,
+    Query,
+    Key,
+    Value,
+    AttnOut,
+    Gate,
+    Up,
+    Down,
+    /// A routed expert's matrices (one tensor of E experts per layer in GGUF).
+    ExpertGate,
+    ExpertUp,
+    ExpertDown,
+    /// The router's h × E matrix.
+    Router,
+    /// A norm's (or any 1-D) weights.
+    Norm,
+    /// Another linear layer of a block (latent attention's projections, an MTP module's).
+    Linear,
+}
+
+impl Role {
+    fn is_block_linear(self) -> bool {
+        !matches!(self, Role::Embedding | Role::Output | Role::Router | Role::Norm)
+    }
+
+    fn is_expert(self) -> bool {
+        matches!(self, Role::ExpertGate | Role::ExpertUp | Role::ExpertDown)
+    }
+}
+
+/// One weight tensor of the shape: its role, its layer, its parameters, and
+/// its rows' length (the input width, ggml's `ne[0]`) and count (the output width).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Tensor {
+    pub role: Role,
+    pub layer: u64,
+    pub params: f64,
+    pub row: u64,
+    pub out: u64,
+}
+
+/// Every weight tensor of `a`, layer by layer; their parameters add up to
+/// [`Architecture::exact_params`].
+pub fn tensors(a: &Architecture) -> Vec<Tensor> {
+    let (h, v) = (a.hidden, a.vocab);
+    let mut out = Vec::new();
+    let mut push = |role, layer, row: u64, outw: u64, count: u64| {
+        out.push(Tensor { role, layer, params: (row * outw * count) as f64, row, out: outw });
+    };
+    push(Role::Embedding, 0, h, v, 1);
+    if !a.tie_embeddings {
+        push(Role::Output, a.layers, h, v, 1);
+    }
+    push(Role::Norm, a.layers, h, 1, 1);
+    let layer = |i: u64, push: &mut dyn FnMut(Role, u64, u64, u64, u64)| {
+        push(Role::Norm, i, h, 1, 2);
+        let m = a.mla;
+        if m.is_on() {
+            let (rq, rkv, heads) = (m.q_lora_rank, m.kv_lora_rank, a.heads);
+            if rq > 0 {
+                push(Role::Linear, i, h, rq, 1);
+                push(Role::Norm, i, rq, 1, 1);
+                push(Role::Linear, i, rq, heads * (m.qk_head_dim + m.qk_rope_head_dim), 1);
+            } else {
+                push(Role::Query, i, h, heads * (m.qk_head_dim + m.qk_rope_head_dim), 1);
+            }
+            push(Role::Linear, i, h, rkv + m.qk_rope_head_dim, 1);
+            push(Role::Norm, i, rkv, 1, 1);
+            push(Role::Linear, i, rkv, heads * (m.qk_head_dim + m.v_head_dim), 1);
+            push(Role::AttnOut, i, heads * m.v_head_dim, h, 1);
+        } else {
+            let d = a.d_head() as u64;
+            push(Role::Query, i, h, a.heads * d, 1);
+            push(Role::Key, i, h, a.kv_heads * d, 1);
+            push(Role::Value, i, h, a.kv_heads * d, 1);
+            push(Role::AttnOut, i, a.heads * d, h, 1);
+        }
+        let gated = a.mlp_width_factor() > 1.0;
+        if a.is_moe_layer(i.min(a.layers.saturating_sub(1))) {
+            let (f, e, s) = (a.moe_ffn, a.experts, a.shared_experts);
+            push(Role::Router, i, h, e, 1);
+            if gated {
+                push(Role::ExpertGate, i, h, f, e);
+            }
+            push(Role::ExpertUp, i, h, f, e);
+            push(Role::ExpertDown, i, f, h, e);
+            if s > 0 {
+                if gated {
+                    push(Role::Gate, i, h, f, s);
+                }
+                push(Role::Up, i, h, f, s);
+                push(Role::Down, i, f, h, s);
+            }
+        } else {
+            if gated {
+                push(Role::Gate, i, h, a.ffn, 1);
+            }
+            push(Role::Up, i, h, a.ffn, 1);
+            push(Role::Down, i, a.ffn, h, 1);
+        }
+    };
+    for i in 0..a.layers {
+        layer(i, &mut push);
+    }
+    // An MTP module: a layer of the last kind, its 2h → h projection and three norms.
+    for m in 0..a.mtp_layers {
+        let i = a.layers + m;
+        layer(i, &mut push);
+        push(Role::Linear, i, 2 * h, h, 1);
+        push(Role::Norm, i, h, 1, 3);
+    }
+    out
+}
+
+/// A ggml tensor type: (weights per block, bytes per block), `ggml-common.h`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ggml {
+    F32,
+    F16,
+    Q4_0,
+    Q5_0,
+    Q5_1,
+    Q8_0,
+    Q3K,
+    Q4K,
+    Q5K,
+    Q6K,
+}
+
+impl Ggml {
+    /// (weights per block, bytes per block): `block_q4_0` 18 bytes for 32, `block_q4_K` 144 for 256, …
+    fn block(self) -> (u64, u64) {
+        match self {
+            Ggml::F32 => (1, 4),
+            Ggml::F16 => (1, 2),
+            Ggml::Q4_0 => (32, 18),
+            Ggml::Q5_0 => (32, 22),
+            Ggml::Q5_1 => (32, 24),
+            Ggml::Q8_0 => (32, 34),
+            Ggml::Q3K => (256, 110),
+            Ggml::Q4K => (256, 144),
+            Ggml::Q5K => (256, 176),
+            Ggml::Q6K => (256, 210),
+        }
+    }
+
+    fn bits(self) -> f64 {
+        let (n, bytes) = self.block();
+        8.0 * bytes as f64 / n as f64
+    }
+
+    /// The type a row of `row` weights takes: a k-quant whose 256 does not
+    /// divide the row falls back (`tensor_type_fallback`: Q3_K → Q4_0, Q4_K →
+    /// Q5_0, Q5_K → Q5_1, Q6_K → Q8_0), and a row 32 does not divide to F16.
+    fn for_row(self, row: u64) -> Ggml {
+        let t = if row.is_multiple_of(self.block().0) {
+            self
+        } else {
+            match self {
+                Ggml::Q3K => Ggml::Q4_0,
+                Ggml::Q4K => Ggml::Q5_0,
+                Ggml::Q5K => Ggml::Q5_1,
+                Ggml::Q6K => Ggml::Q8_0,
+                t => t,
+            }
+        };
+        if row.is_multiple_of(t.block().0) {
+            t
+        } else {
+            Ggml::F16
+        }
+    }
+}
+
+/// `use_more_bits` of llama-quant.cpp: the first and last eighth of the
+/// layers and every third layer between get the wider type in the `_M` mixes.
+fn use_more_bits(i: u64, n: u64) -> bool {
+    i < n / 8 || i >= 7 * n / 8 || (i as i64 - (n / 8) as i64).rem_euclid(3) == 2
+}
+
+/// The ggml type llama.cpp's quantizer gives tensor `t` of `a` under file type
+/// `f` (`llama_tensor_get_type`, the rules for dense and MoE Llama-like models).
+fn gguf_type(f: InferenceDtype, a: &Architecture, t: &Tensor) -> Ggml {
+    use InferenceDtype as D;
+    let (base, output) = match f {
+        D::GgufQ8 => (Ggml::Q8_0, Ggml::Q8_0),
+        D::GgufQ6K => (Ggml::Q6K, Ggml::Q6K),
+        D::GgufQ5KM => (Ggml::Q5K, Ggml::Q6K),
+        D::GgufQ4KM => (Ggml::Q4K, Ggml::Q6K),
+        D::GgufQ4 => (Ggml::Q4_0, Ggml::Q6K),
+        _ => (Ggml::Q3K, Ggml::Q6K),
+    };
+    let n = a.layers;
+    let eight_experts = a.experts == 8;
+    // Llama's 80-layer GQA models (LLM_TYPE_70B): attn_v "8x smaller", raised at a negligible cost.
+    let seventy_b = n == 80 && a.kv_heads < a.heads;
+    let t_type = match t.role {
+        Role::Norm | Role::Router => return Ggml::F32,
+        // The output layer (and a tied embedding, which is it): Q6_K, or Q8_0 for a row 256 does not divide.
+        Role::Output => return if t.row.is_multiple_of(256) { output } else { Ggml::Q8_0 },
+        Role::Embedding if a.tie_embeddings => return if t.row.is_multiple_of(256) { output } else { Ggml::Q8_0 },
+        Role::Embedding => base,
+        Role::Key if eight_experts => Ggml::Q8_0,
+        Role::Value => {
+            let v = if eight_experts {
+                Ggml::Q8_0
+            } else {
+                match f {
+                    D::GgufQ5KM | D::GgufQ4KM if use_more_bits(t.layer, n) => Ggml::Q6K,
+                    D::GgufQ3KM if t.layer < 2 => Ggml::Q5K,
+                    D::GgufQ3KM => Ggml::Q4K,
+                    _ => base,
+                }
+            };
+            if seventy_b && matches!(v, Ggml::Q3K | Ggml::Q4K) {
+                Ggml::Q5K
+            } else {
+                v
+            }
+        }
+        Role::Down | Role::ExpertDown => match f {
+            D::GgufQ5KM | D::GgufQ4KM if use_more_bits(t.layer, n) => Ggml::Q6K,
+            D::GgufQ3KM if t.layer < n / 16 => Ggml::Q5K,
+            D::GgufQ3KM => Ggml::Q4K,
+            _ => base,
+        },
+        Role::AttnOut => match f {
+            D::GgufQ3KM | D::GgufQ4KM if eight_experts => Ggml::Q5K,
+            D::GgufQ3KM => Ggml::Q4K,
+            _ => base,
+        },
+        _ => base,
+    };
+    t_type.for_row(t.row)
+}
+
+/// Bits per weight of tensor `t` of `a` in format `f`.
+pub fn tensor_bits(f: InferenceDtype, a: &Architecture, t: &Tensor) -> f64 {
+    use InferenceDtype as D;
+    let linear = t.role.is_block_linear();
+    match f {
+        D::Fp32 => 32.0,
+        D::Fp16 | D::Bf16 => 16.0,
+        D::Fp8 | D::Int8 => 8.0,
+        D::Int4 => 4.0,
+        // Per group of 128 inputs an fp16 scale and a packed 4-bit zero; GPTQ's g_idx an int32 per input row.
+        D::GptqInt4 if linear => 4.0 + 20.0 / 128.0 + 32.0 / t.out as f64,
+        D::AwqInt4 if linear => 4.0 + 20.0 / 128.0,
+        D::Nvfp4 if linear => 4.0 + 8.0 / 16.0,
+        D::Mxfp4 if t.role.is_expert() || (linear && !a.is_moe()) => 4.0 + 8.0 / 32.0,
+        D::GptqInt4 | D::AwqInt4 | D::Nvfp4 | D::Mxfp4 => 16.0,
+        D::GgufQ8 | D::GgufQ6K | D::GgufQ5KM | D::GgufQ4KM | D::GgufQ4 | D::GgufQ3KM => gguf_type(f, a, t).bits(),
+    }
+}
+
+/// Bytes per parameter of the article's formats (fp32 4, fp16 and bf16 2,
+/// int8 1, int4 ½) and fp8 (1); `None` for a format counted tensor by tensor.
+pub fn nominal_bytes(f: InferenceDtype) -> Option<f64> {
+    use InferenceDtype as D;
+    match f {
+        D::Fp32 => Some(4.0),
+        D::Fp16 | D::Bf16 => Some(2.0),
+        D::Fp8 | D::Int8 => Some(1.0),
+        D::Int4 => Some(0.5),
+        _ => None,
+    }
+}
+
+/// The bytes of the tensors of `a` that `keep` selects, in format `f`.
+fn shape_bytes(f: InferenceDtype, a: &Architecture, keep: impl Fn(Role) -> bool) -> f64 {
+    tensors(a).iter().filter(|t| keep(t.role)).map(|t| t.params * tensor_bits(f, a, t) / 8.0).sum()
+}
+
+/// The whole model's weights in the serving format, bytes: P · bytes for the
+/// nominal formats; otherwise counted tensor by tensor on the shape, times
+/// P over the shape's own count (a P set beside a catalogue shape).
+pub fn weight_bytes(c: &Config) -> f64 {
+    let f = c.serving.inference_dtype;
+    let p = c.params.get();
+    match nominal_bytes(f) {
+        Some(b) => p * b,
+        None => shape_bytes(f, &c.arch, |_| true) * p / c.arch.exact_params().get().max(1.0),
+    }
+}
+
+/// Average bytes per parameter of the weights in the serving format.
+pub fn bytes_per_param(c: &Config) -> f64 {
+    weight_bytes(c) / c.params.get().max(1.0)
+}
+
+/// Bytes per parameter of the tensors `keep` selects (the input embedding, the
+/// routed experts), for what a decode step leaves unread.
+pub fn role_bytes_per_param(c: &Config, keep: impl Fn(Role) -> bool) -> f64 {
+    let f = c.serving.inference_dtype;
+    if let Some(b) = nominal_bytes(f) {
+        return b;
+    }
+    let a = &c.arch;
+    let params: f64 = tensors(a).iter().filter(|t| keep(t.role)).map(|t| t.params).sum();
+    if params > 0.0 {
+        shape_bytes(f, a, keep) / params
+    } else {
+        bytes_per_param(c)
+    }
+}
+
+/// Whether the input embedding is `r` (untied, the output is its own tensor).
+pub fn is_embedding(r: Role) -> bool {
+    r == Role::Embedding
+}
+
+/// Whether `r` is a routed expert's matrix.
+pub fn is_expert(r: Role) -> bool {
+    r.is_expert()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog;
+
+    fn shape(name: &str) -> Architecture {
+        catalog::model(name).unwrap().arch
+    }
+
+    #[test]
+    fn the_tensors_add_up_to_the_shape() {
+        for m in catalog::MODELS {
+            let sum: f64 = tensors(&m.arch).iter().map(|t| t.params).sum();
+            let exact = m.arch.exact_params().get();
+            assert!((sum - exact).abs() <= 1e-9 * exact, "{}: {sum} vs {exact}", m.name);
+        }
+    }
+
+    /// ggml-common.h's blocks: q4_0 18 bytes per 32 (4.5 bits), q8_0 34 (8.5),
+    /// q6_K 210 per 256 (6.5625), q4_K 144 (4.5), q3_K 110 (3.4375).
+    #[test]
+    fn ggml_blocks() {
+        assert_eq!(Ggml::Q4_0.bits(), 4.5);
+        assert_eq!(Ggml::Q8_0.bits(), 8.5);
+        assert_eq!(Ggml::Q6K.bits(), 6.5625);
+        assert_eq!(Ggml::Q4K.bits(), 4.5);
+        assert_eq!(Ggml::Q3K.bits(), 3.4375);
+        // gpt-oss's 2,880-wide rows: no 256-blocks, Q4_K falls back to Q5_0.
+        assert_eq!(Ggml::Q4K.for_row(2880), Ggml::Q5_0);
+        assert_eq!(Ggml::Q4K.for_row(4096), Ggml::Q4K);
+    }
+
+    /// llama-quant.cpp's `use_more_bits` over 32 layers: 0–3, 6, 9, …, 27 and 28–31, 16 layers.
+    #[test]
+    fn more_bits_layers() {
+        let more: Vec<u64> = (0..32).filter(|&i| use_more_bits(i, 32)).collect();
+        assert_eq!(more, vec![0, 1, 2, 3, 6, 9, 12, 15, 18, 21, 24, 27, 28, 29, 30, 31]);
+    }
+
+    /// The tensor counts llama.cpp logs loading Llama 3 8B and Llama 2 7B:
+    /// Q4_K_M 193 q4_K and 33 q6_K; Q3_K_M 129 q3_K, 92 q4_K, 4 q5_K, 1 q6_K.
+    #[test]
+    fn gguf_mixes_count_as_llama_cpp_logs() {
+        for name in ["llama-3-8b", "llama-2-7b"] {
+            let a = shape(name);
+            let count = |f: InferenceDtype, g: Ggml| {
+                tensors(&a).iter().filter(|t| t.role != Role::Norm && gguf_type(f, &a, t) == g).count()
+            };
+            assert_eq!(
+                (count(InferenceDtype::GgufQ4KM, Ggml::Q4K), count(InferenceDtype::GgufQ4KM, Ggml::Q6K)),
+                (193, 33)
+            );
+            let q3 = InferenceDtype::GgufQ3KM;
+            assert_eq!(
+                (count(q3, Ggml::Q3K), count(q3, Ggml::Q4K), count(q3, Ggml::Q5K), count(q3, Ggml::Q6K)),
+                (129, 92, 4, 1),
+                "{name}"
+            );
+        }
+    }
+}
