@@ -66,7 +66,11 @@ cd "$(dirname "$0")/.."
 # MXFP4 and six GGUF file types with llama.cpp's rules), their labels, gpt-oss-20b and -120b in
 # the catalogue, the config.json's quantization_config, and the serving validation's table of 22
 # quantized files with its summary in both languages, 6.7 KiB (387.8 → 394.5).
-CEILING_KIB=${CEILING_KIB:-395}
+# 395 → 397 (issue 37): sliding-window attention (sliding-window and global-every with their
+# labels and controls, the window in the KV cache, the users a pool holds as vLLM's hybrid cache
+# counts them, decode's reads and prefill's pairs), Gemma 3 27B in the catalogue, the config.json's
+# sliding_window and layer pattern, 1.7 KiB (394.5 → 396.2).
+CEILING_KIB=${CEILING_KIB:-397}
 # The stable toolchain's fallback build is about 28 KiB larger (scripts/build.sh says so loudly).
 if [ "$(cat target/wasm-toolchain.txt 2>/dev/null)" = stable ]; then
   CEILING_KIB=$((CEILING_KIB + 30))

@@ -74,6 +74,9 @@ const GOLDEN: &[(&str, f64, f64)] = &[
     ("inference-dtype=q4_k_m", 142601641984.0, 1.26e22),
     ("inference-dtype=q4_0", 142601641984.0, 1.26e22),
     ("inference-dtype=q3_k_m", 142601641984.0, 1.26e22),
+    // Sliding windows change serving's cache, not training's memory here.
+    ("sliding-window=4096", 142601641984.0, 1.26e22),
+    ("sliding-window=1024&global-every=6", 142601641984.0, 1.26e22),
     ("serve-tp=2&serve-pp=2", 142601641984.0, 1.26e22),
     ("prompt-tokens=4096&output-tokens=512", 142601641984.0, 1.26e22),
     ("mem-util=0.95&hbm-gbs=2000&serve-tflops=500", 142601641984.0, 1.26e22),
@@ -143,6 +146,7 @@ const GOLDEN: &[(&str, f64, f64)] = &[
     ("model=mixtral-8x7b", 6390831710208.0, 2.31838654464e22),
     ("model=mixtral-8x22b", 60740942266368.0, 7.04906440704e22),
     ("model=qwen3-30b-a3b", 631053189120.0, 6.0354367488e21),
+    ("model=gemma-3-27b", 11455004413952.0, 4.86155948544e22),
     ("model=gpt-oss-20b", 473001784320.0, 7.535550528000001e21),
     ("model=gpt-oss-120b", 2076337198080.0, 1.0278798912000002e22),
     ("head-dim=128&layers=48&hidden=2048&heads=32&kv-heads=4&convention=megatron", 58148404378.0, 6.0977221632e21),

@@ -820,7 +820,9 @@ fn hugging_face_configs() {
     let field = |k: &str| m.pairs.iter().find(|(key, ..)| *key == k).map(|(_, _, f)| f.clone()).unwrap();
     assert_eq!(field("hidden"), "text_config.hidden_size");
     assert!(m.unused.contains(&"vision_config".to_string()), "{:?}", m.unused);
-    assert!(m.unused.contains(&"text_config.sliding_window".to_string()), "{:?}", m.unused);
+    // Issue 37: its window, and one global layer in six (Gemma3TextConfig's sliding_window_pattern).
+    assert_eq!(value(&m, "sliding-window").as_deref(), Some("1024"));
+    assert_eq!(value(&m, "global-every").as_deref(), Some("6"));
     assert!(m.no_effect.contains(&"text_config.rope_scaling".to_string()), "{:?}", m.no_effect);
     // Issue 37: a quantized checkpoint's format is its quantization_config's, not torch_dtype's.
     // gpt-oss-20b (openai/gpt-oss-20b config.json as released): MXFP4 experts; its shape is the
@@ -834,6 +836,10 @@ fn hugging_face_configs() {
       "sliding_window": 128, "tie_word_embeddings": false, "torch_dtype": "bfloat16", "vocab_size": 201088}"#;
     let m = tmath::hf::read(oss).unwrap();
     assert_eq!(value(&m, "inference-dtype").as_deref(), Some("mxfp4"));
+    assert_eq!(
+        (value(&m, "sliding-window").as_deref(), value(&m, "global-every").as_deref()),
+        (Some("128"), Some("2"))
+    );
     assert_eq!(value(&m, "params").as_deref(), Some("20907927360"), "the catalogue's gpt-oss-20b");
     // TheBloke's GPTQ: 4 bits in groups of 128.
     let gptq = r#"{"hidden_size": 4096, "num_hidden_layers": 32, "num_attention_heads": 32, "hidden_act": "silu",
@@ -1496,4 +1502,46 @@ fn serving_kv_pool_and_concurrency() {
     assert_eq!((r.serving.kv_pool_bytes, r.serving.fits), (0.0, false));
     let r = eval(&[("model", "llama-3-70b"), ("gpu", "h100-80gb"), ("serve-tp", "2")]);
     assert!(r.serving.fits && r.serving.kv_pool_bytes > 0.0);
+}
+
+/// Issue 37: sliding-window attention. hf-mem PR #70 on gpt-oss-20b (24 layers,
+/// every other one sliding over 128 tokens, 8 KV heads of 64, bf16) at 8,192
+/// tokens and batch 32: 6.09 GiB with each sliding layer capped at its window,
+/// 12.00 GiB as an engine pages it, every layer at full length. vLLM's hybrid
+/// cache budgets a sliding layer W − 1 + the step's batched tokens (8,192 on an
+/// H100), so at 8,192 tokens it holds the full length too; at 128k it does not.
+/// Gemma 3 27B at 128k: 10 global layers of 62, the cache 6.0× smaller than
+/// every layer at full length.
+#[test]
+fn sliding_windows_hold_their_window() {
+    let gib = 1_073_741_824.0;
+    let oss = eval(&[
+        ("model", "gpt-oss-20b"),
+        ("gpu", "h100-80gb"),
+        ("context", "8192"),
+        ("batch", "32"),
+        ("kv-dtype", "bf16"),
+    ]);
+    assert_close(tmath::memory::kv_cache_bytes(&oss.config).get() / gib, 6.09, 0.001, "capped at the window");
+    let c = &oss.config;
+    let full = 24.0 * 2.0 * 8.0 * 64.0 * 2.0 * 8192.0 * 32.0 / gib;
+    assert_close(full, 12.0, 0.001, "every layer at full length");
+    let engine = tmath::serving::memory::kv_bytes_per_request_per_gpu(c, 8192.0) * 32.0 / gib;
+    assert!(engine > 0.99 * full && engine < 1.01 * full, "{engine}: vLLM pages the sliding layers in full here");
+    // Gemma 3 27B at 131,072 tokens.
+    let g = eval(&[("model", "gemma-3-27b"), ("context", "131072"), ("kv-dtype", "bf16")]);
+    assert_eq!(g.config.arch.global_layers(), 10);
+    let every_layer = 2.0 * 62.0 * 16.0 * 128.0 * 2.0 * 131_072.0;
+    assert_close(
+        every_layer / tmath::memory::kv_cache_bytes(&g.config).get(),
+        62.0 * 131_072.0 / (10.0 * 131_072.0 + 52.0 * 1024.0),
+        1e-9,
+        "Gemma 3",
+    );
+    assert!(every_layer / tmath::memory::kv_cache_bytes(&g.config).get() > 5.9);
+    // The engine's users at 128k: more than a pool counted at full length holds.
+    let s =
+        eval(&[("model", "gemma-3-27b"), ("gpu", "h100-80gb"), ("prompt-tokens", "126976"), ("output-tokens", "4096")]);
+    let full_length = s.serving.kv_pool_tokens / 131_072.0;
+    assert!(s.serving.max_concurrency > 4.0 * full_length, "{} vs {full_length}", s.serving.max_concurrency);
 }

@@ -72,6 +72,8 @@ pub fn label(lang: Lang, k: K) -> &'static str {
         K::QkHeadDim => ("MLA: query/key head dim", "MLA: 쿼리·키 헤드 차원"),
         K::QkRopeHeadDim => ("MLA: rotary head dim", "MLA: RoPE 헤드 차원"),
         K::VHeadDim => ("MLA: value head dim", "MLA: 값 헤드 차원"),
+        K::SlidingWindow => ("Sliding window W (0: none)", "슬라이딩 윈도우 W (0: 없음)"),
+        K::GlobalEvery => ("Every k-th layer global (0: none)", "k번째 층마다 전체 어텐션 (0: 없음)"),
         K::Tp => ("Tensor parallel t", "텐서 병렬 t"),
         K::Pp => ("Pipeline parallel p", "파이프라인 병렬 p"),
         K::Dp => ("Data parallel d", "데이터 병렬 d"),

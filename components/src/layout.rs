@@ -82,6 +82,7 @@ pub static PAGE: &[Section] = &[
             &[K::Layers, K::Hidden],
             &[K::Heads, K::Vocab],
             &[K::KvHeads, K::HeadDim],
+            &[K::SlidingWindow, K::GlobalEvery],
             &[K::Ffn],
             &[K::Mlp],
             &[K::TieEmbeddings],

@@ -16,8 +16,8 @@ enum Json {
     Str(String),
     /// An object's fields, in order.
     Object(Vec<(String, Json)>),
-    /// Arrays: kept only as "present".
-    Nested,
+    /// An array's strings (`layer_types`); its other items are not kept.
+    Strings(Vec<String>),
 }
 
 /// Why a text is not a config.
@@ -121,11 +121,14 @@ impl Reader<'_> {
                 }
                 self.i += 1;
                 self.ws();
+                let mut items = Vec::new();
                 if self.s.get(self.i) == Some(&b']') {
                     self.i += 1;
                 } else {
                     loop {
-                        self.value()?;
+                        if let Json::Str(item) = self.value()? {
+                            items.push(item);
+                        }
                         self.ws();
                         match self.s.get(self.i) {
                             Some(b',') => self.i += 1,
@@ -138,7 +141,7 @@ impl Reader<'_> {
                     }
                 }
                 self.depth -= 1;
-                Ok(Json::Nested)
+                Ok(Json::Strings(items))
             }
             Some(b'"') => self.string().map(Json::Str),
             Some(b't') => self.literal("true", Json::Bool(true)),
@@ -335,6 +338,8 @@ pub fn read(text: &str) -> Result<Mapped, HfError> {
         }
     };
     let get = |name: &str| fields.iter().find(|(k, _)| bare(k) == name).map(|(_, v)| v);
+    let field_name =
+        |name: &str| fields.iter().find(|(k, _)| bare(k) == name).map_or(name.to_string(), |(k, _)| k.clone());
     let mut pairs: Vec<(&'static str, String, String)> = Vec::new();
     let mut used: Vec<&str> = READ.to_vec();
     for (key, names) in FIELDS {
@@ -385,6 +390,36 @@ pub fn read(text: &str) -> Result<Mapped, HfError> {
         "float32" => Some("fp32"),
         _ => None,
     };
+    // Sliding-window attention: the window where the config turns it on (Qwen2's
+    // use_sliding_window false leaves it off), and which layers attend globally: from
+    // `layer_types` (gpt-oss, Gemma 3 in transformers 4.53+), `sliding_window_pattern`,
+    // the class's rule (Gemma 2 alternates, Gemma 3 has one global layer in six), else
+    // every layer slides (Mistral 7B v0.1).
+    let window = match (get("sliding_window"), get("use_sliding_window")) {
+        (_, Some(Json::Bool(false))) => None,
+        (Some(Json::Num(w)), _) if *w > 0.0 => Some(*w),
+        _ => None,
+    };
+    if let Some(w) = window {
+        used.push("sliding_window");
+        pairs.push(("sliding-window", format!("{w}"), field_name("sliding_window")));
+        let model_type = text_of("model_type");
+        let (every, from) = match (get("layer_types"), get("sliding_window_pattern")) {
+            (Some(Json::Strings(types)), _) => {
+                used.push("layer_types");
+                let every = types.iter().position(|t| t == "full_attention").map_or(0, |i| i + 1);
+                (every as u64, field_name("layer_types"))
+            }
+            (_, Some(Json::Num(k))) if *k >= 1.0 => {
+                used.push("sliding_window_pattern");
+                (*k as u64, field_name("sliding_window_pattern"))
+            }
+            _ if model_type == "gemma2" => (2, String::new()),
+            _ if model_type.starts_with("gemma3") => (6, String::new()),
+            _ => (0, String::new()),
+        };
+        pairs.push(("global-every", every.to_string(), from));
+    }
     // A quantized checkpoint says its format in `quantization_config` (transformers'
     // quantizers: GPTQ and AWQ with bits and group size, gpt-oss's MXFP4, FP8,
     // ModelOpt's NVFP4): that, not torch_dtype (the unquantized tensors'), is the weights'.

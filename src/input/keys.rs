@@ -506,6 +506,24 @@ key_table! {
             set: |s, v| s.v_head_dim = Some(v.whole()),
         },
     },
+    SlidingWindow => Key {
+        name: "sliding-window", aliases: &[], kind: whole(0, 100_000_000),
+        help: help!("attention window W of the sliding layers (0: none; Gemma 3: 1024, gpt-oss: 128)"),
+        access: Access::Calc {
+            get: |s| s.sliding_window.map(|x| Value::Num(x as f64)),
+            shown: None,
+            set: |s, v| s.sliding_window = Some(v.whole()),
+        },
+    },
+    GlobalEvery => Key {
+        name: "global-every", aliases: &[], kind: whole(0, 1_000_000),
+        help: help!("with a window, every k-th layer attends to the whole context (0: every layer slides; Gemma 3: 6, gpt-oss: 2)"),
+        access: Access::Calc {
+            get: |s| s.global_every.map(|x| Value::Num(x as f64)),
+            shown: None,
+            set: |s, v| s.global_every = Some(v.whole()),
+        },
+    },
     Etp => Key {
         name: "etp", aliases: &[], kind: whole(1, 1_000_000),
         help: help!("expert tensor parallelism: each routed expert split over etp ranks (default t)"),

@@ -46,6 +46,8 @@ pub struct Settings {
     pub qk_head_dim: Option<u64>,
     pub qk_rope_head_dim: Option<u64>,
     pub v_head_dim: Option<u64>,
+    pub sliding_window: Option<u64>,
+    pub global_every: Option<u64>,
     pub tp: u64,
     pub pp: u64,
     pub cp: u64,
@@ -178,6 +180,8 @@ impl Default for Settings {
             qk_head_dim: None,
             qk_rope_head_dim: None,
             v_head_dim: None,
+            sliding_window: None,
+            global_every: None,
             tp: 1,
             pp: 1,
             cp: 1,
@@ -374,6 +378,8 @@ impl Settings {
         self.qk_head_dim = mla.then_some(a.mla.qk_head_dim);
         self.qk_rope_head_dim = mla.then_some(a.mla.qk_rope_head_dim);
         self.v_head_dim = mla.then_some(a.mla.v_head_dim);
+        self.sliding_window = (a.sliding_window > 0).then_some(a.sliding_window);
+        self.global_every = (a.sliding_window > 0).then_some(a.global_every);
         self.seq_len = Some(model.seq_len);
         self.max_positions = Some(model.max_positions);
         self
@@ -447,6 +453,8 @@ impl Settings {
                 },
                 _ => crate::config::Mla::default(),
             },
+            sliding_window: self.sliding_window.unwrap_or(0),
+            global_every: self.global_every.unwrap_or(0),
             ..gpt
         }
     }

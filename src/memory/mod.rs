@@ -48,9 +48,10 @@ pub fn inference_memory(params: Params, dtype: InferenceDtype) -> Bytes {
 
 /// The KV cache when serving: keys and values of every layer for every token
 /// of every sequence, 2·L·k·d_head·context·batch·bytes(kv-dtype), with k the
-/// key/value heads (GQA) and d_head (h/a unless given).
+/// key/value heads (GQA) and d_head (h/a unless given); a sliding layer holds
+/// at most its window's W tokens ([`crate::arch::Architecture::attended_tokens`]).
 pub fn kv_cache_bytes(c: &Config) -> Bytes {
-    Bytes(kv_bytes_per_token(c) * c.serving.context as f64 * c.serving.batch as f64)
+    Bytes(kv_bytes_per_token(c) * c.arch.attended_tokens(c.serving.context as f64) * c.serving.batch as f64)
 }
 
 /// The cache's bytes per token of one sequence: 2·L·k·d_head·bytes(kv-dtype);
@@ -68,18 +69,32 @@ pub fn kv_bytes_per_token(c: &Config) -> f64 {
 /// Serving memory beyond the article's rule: the weights in the inference
 /// type plus the KV cache.
 pub fn inference_total_bytes(c: &Config) -> Bytes {
-    (c.params * inference_weight_bytes(c.serving.inference_dtype)).whole() + kv_cache_bytes(c)
+    Bytes(crate::serving::formats::weight_bytes(c)).whole() + kv_cache_bytes(c)
 }
 
 /// The longest context that fits beside the weights in one GPU's memory at
-/// this batch (0 when the weights alone do not fit).
+/// this batch (0 when the weights alone do not fit). With sliding layers the
+/// cache grows past the window on the global layers alone; with every layer
+/// sliding and the window's cache fitting, no context is too long for memory.
 pub fn max_context_tokens(c: &Config) -> u64 {
-    let room = c.system.gpu_mem_bytes - (c.params * inference_weight_bytes(c.serving.inference_dtype)).get();
-    let per_token = kv_bytes_per_token(c) * c.serving.batch as f64;
-    if room <= 0.0 || per_token <= 0.0 {
+    let room = c.system.gpu_mem_bytes - crate::serving::formats::weight_bytes(c);
+    let a = c.arch;
+    let layers = a.layers.max(1) as f64;
+    // Bytes of one token on one layer, for the batch.
+    let per_layer_token = kv_bytes_per_token(c) / layers * c.serving.batch as f64;
+    if room <= 0.0 || per_layer_token <= 0.0 {
         return 0;
     }
-    (room / per_token).floor().min(1e15) as u64
+    let budget = room / per_layer_token; // layer-tokens
+    let (g, w) = (a.global_layers() as f64, a.sliding_window as f64);
+    let n = if a.sliding_window == 0 || budget <= layers * w {
+        budget / layers
+    } else if g > 0.0 {
+        (budget - (layers - g) * w) / g
+    } else {
+        1e15
+    };
+    n.floor().min(1e15) as u64
 }
 
 /// What bounds the longest context served.

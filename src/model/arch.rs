@@ -51,6 +51,12 @@ pub struct Architecture {
     /// (0: none), the query's (0: a full query projection), and the head
     /// dimensions of the query/key's plain and rotary parts and of the value.
     pub mla: Mla,
+    /// Sliding-window attention: a sliding layer attends to (and caches) at most
+    /// the last W tokens (0: every layer attends to the whole context).
+    pub sliding_window: u64,
+    /// With a window, every k-th layer attends globally (Gemma 3: 6, five sliding
+    /// layers then one global; gpt-oss: 2, alternating); 0: every layer slides (Mistral 7B v0.1).
+    pub global_every: u64,
 }
 
 /// Multi-head latent attention's shape (DeepSeek-AI 2024, DeepSeek-V2 §2.1):
@@ -92,6 +98,8 @@ impl Architecture {
             dense_layers: 0,
             mtp_layers: 0,
             mla: Mla { kv_lora_rank: 0, q_lora_rank: 0, qk_head_dim: 0, qk_rope_head_dim: 0, v_head_dim: 0 },
+            sliding_window: 0,
+            global_every: 0,
         }
     }
 
@@ -265,6 +273,37 @@ impl Architecture {
     pub fn non_matrix_params(self) -> Params {
         let h = self.hidden as f64;
         Params(self.embedding_params().get() + h * (2.0 * self.layers as f64 + 1.0 + 5.0 * self.mtp_layers as f64))
+    }
+
+    /// The layers that attend to the whole context: every layer without a
+    /// window; with one, every `global_every`-th (layers k−1, 2k−1, …, as Gemma
+    /// 3's and gpt-oss's layer types place them), none when it is 0.
+    pub fn global_layers(self) -> u64 {
+        if self.sliding_window == 0 {
+            self.layers
+        } else {
+            self.layers.checked_div(self.global_every).unwrap_or(0)
+        }
+    }
+
+    /// Tokens a layer holds and attends to, on average over the layers, when a
+    /// sequence is `n` tokens long: n on a global layer, min(n, W) on a sliding one.
+    pub fn attended_tokens(self, n: f64) -> f64 {
+        let l = self.layers.max(1) as f64;
+        let g = self.global_layers() as f64;
+        let w = self.sliding_window as f64;
+        (g * n + (l - g) * n.min(w)) / l
+    }
+
+    /// Query–key pairs a causal layer computes over a prompt of `n` tokens, on
+    /// average over the layers: n²/2 on a global layer, and on a sliding one
+    /// n²/2 up to the window, then W per token (W·n − W²/2).
+    pub fn causal_pairs(self, n: f64) -> f64 {
+        let l = self.layers.max(1) as f64;
+        let g = self.global_layers() as f64;
+        let w = self.sliding_window as f64;
+        let sliding = if n <= w { n * n / 2.0 } else { w * n - w * w / 2.0 };
+        (g * n * n / 2.0 + (l - g) * sliding) / l
     }
 
     /// Parameters of the MTP modules (0 without).

@@ -661,6 +661,24 @@ pub static MODELS: &[Model] = &[
         source: "Qwen Team 2025 (Qwen3 technical report), Table 2 (30.5B total, 3.3B activated); shape: Qwen/Qwen3-30B-A3B config.json (head_dim 128 with h/a = 64, 128 experts of 768, top-8, every layer MoE); P: its safetensors total, which the shape gives but for its QK-norm weights (2·128 per layer, 12,288); active: the shape's count",
         unmodelled: &[],
     },
+    // Gemma 3 27B's language model (the vision encoder is not counted): five
+    // sliding layers of 1,024 tokens to every global one.
+    Model {
+        name: "gemma-3-27b",
+        label: "Gemma 3 27B",
+        params: 27_008_663_808.0,
+        active_params: 27_008_663_808.0,
+        arch: Architecture {
+            head_dim: 128,
+            sliding_window: 1024,
+            global_every: 6,
+            ..Architecture::dense(62, 5376, (32, 16), 21504, 262_208, (Mlp::Swiglu, true))
+        },
+        seq_len: 32768,
+        max_positions: 131_072,
+        source: "Gemma Team 2025, Gemma 3 Technical Report, Table 1 (27B: 1,416M embedding + 25,600M non-embedding parameters, 417M vision encoder beside) and §2 (5 local layers of a 1,024-token window per global layer; pre-trained at 32K, extended to 128K); shape: google/gemma-3-27b-pt config.json text_config (62 layers, hidden 5376, 32 heads of 128, 16 KV heads, a gated GELU MLP of 21,504, tied, the class's vocabulary 262,208, sliding_window 1024); P: the shape's count, 0.03 % under the report's (its four norms and QK-norms per layer)",
+        unmodelled: &[],
+    },
     // gpt-oss (OpenAI 2025): every layer a mixture of 2,880-wide experts, top-4,
     // 64 query heads of 64 and 8 KV heads; MXFP4 experts as released.
     Model {
@@ -674,11 +692,13 @@ pub static MODELS: &[Model] = &[
             shared_experts: 0,
             moe_ffn: 2880,
             head_dim: 64,
+            sliding_window: 128,
+            global_every: 2,
             ..Architecture::dense(24, 2880, (64, 8), 2880, 201_088, (Mlp::Swiglu, false))
         },
         seq_len: 4096,
         max_positions: 131_072,
-        source: "OpenAI 2025, gpt-oss-120b & gpt-oss-20b model card (20.91B total, 3.61B active per token); shape: openai/gpt-oss-20b config.json (24 layers, hidden 2880, 64 heads of 64, 8 KV heads, 32 experts of 2880, top-4, vocabulary 201,088, untied); P and active: the shape's count, which leaves out the biases and attention sinks (under 0.1 %); the card's active count leaves out the input embedding (0.58B), the shape's includes it",
+        source: "OpenAI 2025, gpt-oss-120b & gpt-oss-20b model card (20.91B total, 3.61B active per token); shape: openai/gpt-oss-20b config.json (24 layers, hidden 2880, 64 heads of 64, 8 KV heads, 32 experts of 2880, top-4, vocabulary 201,088, untied; layer_types alternating sliding_attention of sliding_window 128 and full_attention); P and active: the shape's count, which leaves out the biases and attention sinks (under 0.1 %); the card's active count leaves out the input embedding (0.58B), the shape's includes it",
         unmodelled: &[],
     },
     Model {
@@ -692,11 +712,13 @@ pub static MODELS: &[Model] = &[
             shared_experts: 0,
             moe_ffn: 2880,
             head_dim: 64,
+            sliding_window: 128,
+            global_every: 2,
             ..Architecture::dense(36, 2880, (64, 8), 2880, 201_088, (Mlp::Swiglu, false))
         },
         seq_len: 4096,
         max_positions: 131_072,
-        source: "OpenAI 2025, gpt-oss-120b & gpt-oss-20b model card (116.8B total, 5.13B active per token); shape: openai/gpt-oss-120b config.json (36 layers, hidden 2880, 64 heads of 64, 8 KV heads, 128 experts of 2880, top-4, vocabulary 201,088, untied); P and active: the shape's count, which leaves out the biases and attention sinks (under 0.1 %); the card's active count leaves out the input embedding (0.58B), the shape's includes it",
+        source: "OpenAI 2025, gpt-oss-120b & gpt-oss-20b model card (116.8B total, 5.13B active per token); shape: openai/gpt-oss-120b config.json (36 layers, hidden 2880, 64 heads of 64, 8 KV heads, 128 experts of 2880, top-4, vocabulary 201,088, untied; layer_types alternating sliding_attention of sliding_window 128 and full_attention); P and active: the shape's count, which leaves out the biases and attention sinks (under 0.1 %); the card's active count leaves out the input embedding (0.58B), the shape's includes it",
         unmodelled: &[],
     },
     Model {

@@ -579,7 +579,7 @@ impl Serialize for Report {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let c = &self.config;
         let m = &self.per_gpu;
-        let mut o = s.serialize_struct("Report", 109)?;
+        let mut o = s.serialize_struct("Report", 111)?;
         o.serialize_field("params", &p(c.params))?;
         o.serialize_field("active_params", &p(c.active_params))?;
         o.serialize_field("tokens", &c.tokens.get())?;
@@ -707,6 +707,8 @@ impl Serialize for Report {
         o.serialize_field("qk_head_dim", &a.mla.qk_head_dim)?;
         o.serialize_field("qk_rope_head_dim", &a.mla.qk_rope_head_dim)?;
         o.serialize_field("v_head_dim", &a.mla.v_head_dim)?;
+        o.serialize_field("sliding_window", &a.sliding_window)?;
+        o.serialize_field("global_every", &a.global_every)?;
         o.end()
     }
 }

@@ -116,6 +116,24 @@ pub fn engine_total_bytes(c: &Config) -> f64 {
     (c.system.gpu_mem_bytes - c.system.gpu.cuda_reserved_bytes()).max(0.0)
 }
 
+/// The KV cache one request of `tokens` holds on one GPU, as vLLM's hybrid
+/// cache manager budgets it (`SlidingWindowSpec.max_memory_usage_bytes`,
+/// vllm/v1/kv_cache_interface.py): every token on a global layer; on a sliding
+/// layer the window less one and a step's batched tokens (the profiled
+/// [`profile_tokens`]) at most, in blocks of 16 and one block more. Without a
+/// window: tokens × [`kv_bytes_per_token_per_gpu`].
+pub fn kv_bytes_per_request_per_gpu(c: &Config, tokens: f64) -> f64 {
+    let a = c.arch;
+    let per_token = kv_bytes_per_token_per_gpu(c);
+    if a.sliding_window == 0 {
+        return tokens * per_token;
+    }
+    let share = a.global_layers() as f64 / a.layers.max(1) as f64;
+    let window = (a.sliding_window as f64 - 1.0 + profile_tokens(c) as f64).min(tokens);
+    let sliding = ((window / BLOCK_TOKENS).ceil() + 1.0) * BLOCK_TOKENS;
+    per_token * (share * tokens + (1.0 - share) * sliding)
+}
+
 /// The KV cache's pool on one GPU: mem-util × the memory CUDA reports − the
 /// weights − the engine's reserve (vLLM's `determine_available_memory`), never below 0.
 pub fn kv_pool_bytes(c: &Config) -> f64 {

@@ -42,7 +42,8 @@ pub struct ServingReport {
     pub kv_pool_tokens: f64,
     /// The pool in vLLM's blocks of 16 tokens.
     pub kv_pool_blocks: f64,
-    /// Requests of prompt-tokens + output-tokens the pool holds at once, as vLLM logs it.
+    /// Requests of prompt-tokens + output-tokens the pool holds at once, as vLLM logs it
+    /// ("Maximum concurrency"; a sliding layer holds its window, [`memory::kv_bytes_per_request_per_gpu`]).
     pub max_concurrency: f64,
     /// Whether the weights, the reserve and the batch's cache fit the engine's share of the memory.
     pub fits: bool,
@@ -74,7 +75,8 @@ pub fn evaluate(c: &Config) -> ServingReport {
     let pool = memory::kv_pool_bytes(c);
     let pool_tokens = if per_token > 0.0 { (pool / per_token).floor() } else { 0.0 };
     let request_tokens = (s.prompt_tokens + s.output_tokens) as f64;
-    let batch_kv = per_token * request_tokens * s.batch as f64;
+    let per_request = memory::kv_bytes_per_request_per_gpu(c, request_tokens);
+    let batch_kv = per_request * s.batch as f64;
     let decode = time::decode_step(c, s.batch);
     let tpot = decode.total;
     let prefill = time::prefill_seconds(c, s.prompt_tokens);
@@ -88,7 +90,8 @@ pub fn evaluate(c: &Config) -> ServingReport {
         kv_pool_bytes: pool,
         kv_pool_tokens: pool_tokens,
         kv_pool_blocks: (pool_tokens / memory::BLOCK_TOKENS).floor(),
-        max_concurrency: pool_tokens / request_tokens,
+        // vLLM's "Maximum concurrency": the pool over one request's blocks (a sliding layer's fewer).
+        max_concurrency: if per_request > 0.0 { pool_tokens * per_token / per_request } else { 0.0 },
         fits: pool >= batch_kv,
         batch_kv_bytes: batch_kv,
         prefill_seconds: prefill,

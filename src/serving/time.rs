@@ -211,9 +211,11 @@ pub fn decode_step(c: &Config, b: u64) -> Step {
 fn decode_step_of(c: &Config, m: f64, context: f64) -> Step {
     let p = c.serving.serve_pp as f64;
     let a = c.arch;
-    let kv = m * context * kv_bytes_per_token_per_gpu(c);
+    // A sliding layer reads and attends to its window's tokens at most.
+    let attended = a.attended_tokens(context);
+    let kv = m * attended * kv_bytes_per_token_per_gpu(c);
     // QKᵀ and the scores times V: 2 FLOPs per multiply-add, a·d_head wide, over the context, per layer.
-    let attention = 4.0 * m * context * stage_layers(c) * a.attention_width();
+    let attention = 4.0 * m * attended * stage_layers(c) * a.attention_width();
     let (memory, compute, comm) = stage(c, m, weight_bytes_read(c, m), kv, attention);
     let step = Step {
         memory: p * memory,
@@ -241,7 +243,7 @@ pub fn prefill_seconds(c: &Config, n: u64) -> f64 {
 pub fn batch_prefill_seconds(c: &Config, b: u64, n: u64) -> f64 {
     let p = c.serving.serve_pp as f64;
     let (b, n) = (b as f64, n as f64);
-    let attention = b * 2.0 * stage_layers(c) * c.arch.attention_width() * n * n;
+    let attention = b * 4.0 * stage_layers(c) * c.arch.attention_width() * c.arch.causal_pairs(n);
     let kv = b * n * kv_bytes_per_token_per_gpu(c);
     let (memory, compute, comm) = stage(c, b * n, weight_bytes_per_gpu(c), kv, attention);
     p * (memory.max(compute) + kernel_seconds(c) + comm) + hops(c, b * n)
