@@ -70,7 +70,9 @@ cd "$(dirname "$0")/.."
 # labels and controls, the window in the KV cache, the users a pool holds as vLLM's hybrid cache
 # counts them, decode's reads and prefill's pairs), Gemma 3 27B in the catalogue, the config.json's
 # sliding_window and layer pattern, 1.7 KiB (394.5 → 396.2).
-CEILING_KIB=${CEILING_KIB:-397}
+# 397 → 398 (issue 41): on a phone the floating-point and planner tables take two lines a row (their
+# cells labelled), the serving tab's replicas as cards with their format's name, 1.2 KiB (396.2 → 397.4).
+CEILING_KIB=${CEILING_KIB:-398}
 # The stable toolchain's fallback build is about 28 KiB larger (scripts/build.sh says so loudly).
 if [ "$(cat target/wasm-toolchain.txt 2>/dev/null)" = stable ]; then
   CEILING_KIB=$((CEILING_KIB + 30))

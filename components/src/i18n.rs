@@ -734,7 +734,10 @@ pub fn serve_plan_summary(lang: Lang, users: u64, met: usize, tpot_ms: Option<f6
     let f = target(ttft_ms, "time to first token", "첫 토큰까지 시간");
     match lang {
         Lang::En => format!(
-            "Serving {users} users at once{t}{f}: {met} replicas meet it, cheapest per million output tokens first."
+            "Serving {} at once{t}{f}: {} {}, cheapest per million output tokens first.",
+            count_noun(users, "user", "users"),
+            met,
+            if met == 1 { "replica meets it" } else { "replicas meet it" }
         ),
         Lang::Ko => format!(
             "동시 사용자 {users}명{t}{f}: 조건을 만족하는 복제본 {met}개, 출력 토큰 100만 개당 비용이 낮은 순입니다."

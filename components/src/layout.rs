@@ -141,9 +141,9 @@ pub static FIGURES: &[Figure] = &[
     // The project's views: their content at 360 px, so a phone cuts nothing
     // (wider, the planner's and the explorer's tables leave room below them;
     // the sweeps' four charts, one above the other at every width, share it).
-    Figure { view: View::Planner, controls: &[K::Model, K::Gpus, K::Gpu, K::SeqLen], height: 670.0 },
+    Figure { view: View::Planner, controls: &[K::Model, K::Gpus, K::Gpu, K::SeqLen], height: 840.0 },
     Figure { view: View::Sweeps, controls: &[K::Model, K::SeqLen, K::Tp, K::Recompute], height: 1100.0 },
-    Figure { view: View::Fp, controls: &[K::Fp], height: 900.0 },
+    Figure { view: View::Fp, controls: &[K::Fp], height: 960.0 },
     Figure {
         view: View::Serving,
         controls: &[K::Model, K::Gpu, K::InferenceDtype, K::ServeTp, K::Batch, K::PromptTokens],

@@ -439,6 +439,21 @@ impl Unmodelled {
     }
 }
 
+/// gpt-oss's shape (its config.json): L layers of E experts of 2,880, top-4, 64
+/// query heads of 64 over 8 KV heads, every other layer sliding over 128 tokens.
+const fn gpt_oss(layers: u64, experts: u64) -> Architecture {
+    Architecture {
+        experts,
+        top_k: 4,
+        shared_experts: 0,
+        moe_ffn: 2880,
+        head_dim: 64,
+        sliding_window: 128,
+        global_every: 2,
+        ..Architecture::dense(layers, 2880, (64, 8), 2880, 201_088, (Mlp::Swiglu, false))
+    }
+}
+
 /// A dense model's MLP and embeddings: (form, tied).
 const GPT_TIED: (Mlp, bool) = (Mlp::Gelu, true);
 const GPT_UNTIED: (Mlp, bool) = (Mlp::Gelu, false);
@@ -686,16 +701,7 @@ pub static MODELS: &[Model] = &[
         label: "gpt-oss-20b",
         params: 20_907_927_360.0,
         active_params: 4_186_416_960.0,
-        arch: Architecture {
-            experts: 32,
-            top_k: 4,
-            shared_experts: 0,
-            moe_ffn: 2880,
-            head_dim: 64,
-            sliding_window: 128,
-            global_every: 2,
-            ..Architecture::dense(24, 2880, (64, 8), 2880, 201_088, (Mlp::Swiglu, false))
-        },
+        arch: gpt_oss(24, 32),
         seq_len: 4096,
         max_positions: 131_072,
         source: "OpenAI 2025, gpt-oss-120b & gpt-oss-20b model card (20.91B total, 3.61B active per token); shape: openai/gpt-oss-20b config.json (24 layers, hidden 2880, 64 heads of 64, 8 KV heads, 32 experts of 2880, top-4, vocabulary 201,088, untied; layer_types alternating sliding_attention of sliding_window 128 and full_attention); P and active: the shape's count, which leaves out the biases and attention sinks (under 0.1 %); the card's active count leaves out the input embedding (0.58B), the shape's includes it",
@@ -706,16 +712,7 @@ pub static MODELS: &[Model] = &[
         label: "gpt-oss-120b",
         params: 116_789_048_640.0,
         active_params: 5_710_443_840.0,
-        arch: Architecture {
-            experts: 128,
-            top_k: 4,
-            shared_experts: 0,
-            moe_ffn: 2880,
-            head_dim: 64,
-            sliding_window: 128,
-            global_every: 2,
-            ..Architecture::dense(36, 2880, (64, 8), 2880, 201_088, (Mlp::Swiglu, false))
-        },
+        arch: gpt_oss(36, 128),
         seq_len: 4096,
         max_positions: 131_072,
         source: "OpenAI 2025, gpt-oss-120b & gpt-oss-20b model card (116.8B total, 5.13B active per token); shape: openai/gpt-oss-120b config.json (36 layers, hidden 2880, 64 heads of 64, 8 KV heads, 128 experts of 2880, top-4, vocabulary 201,088, untied; layer_types alternating sliding_attention of sliding_window 128 and full_attention); P and active: the shape's count, which leaves out the biases and attention sinks (under 0.1 %); the card's active count leaves out the input embedding (0.58B), the shape's includes it",

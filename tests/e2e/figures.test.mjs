@@ -21,6 +21,10 @@ async function measure(page) {
       controls: document.querySelectorAll(".figure-controls .field").length,
       href: document.querySelector('[data-testid="open-full"]')?.href,
       chrome: !!document.querySelector("header.top, .summary, .teaching"),
+      // A table cell whose right edge is past the window: its column cannot be read.
+      offRight: [...document.querySelectorAll("td, th")]
+        .filter((c) => !c.closest(".sr-only") && c.getBoundingClientRect().width > 0 && c.getBoundingClientRect().right > innerWidth + 1)
+        .map((c) => c.textContent.trim().slice(0, 20)),
       cut: [...document.querySelectorAll("svg.plot text")].map((t) => t.textContent).filter((t) => t.includes("…")),
       charts: [...document.querySelectorAll(".chart svg.plot")].map((c) => c.getBoundingClientRect().height),
     };
@@ -53,6 +57,8 @@ test("every figure holds its height from 360 to 720 px; on a phone the chart kee
         assert.ok(m.charts.every((h) => h >= 150), `${what}: every chart has room (${m.charts})`);
         // Issue 41: a chart's label wraps or moves; a word or a number is never cut short.
         assert.deepEqual(m.cut, [], `${what}: labels cut`);
+        // Issue 41: a figure's table fits its column (the floating-point and planner tables at 390 px).
+        assert.deepEqual(m.offRight, [], `${what}: table cells past the edge`);
         if (!PROJECT_VIEWS.has(view) && width === 390) {
           const share = Math.max(...m.charts) / m.figure;
           assert.ok(share >= 0.4, `${what}: the chart is ${(100 * share).toFixed(0)} % of the figure`);

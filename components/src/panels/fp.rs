@@ -107,7 +107,7 @@ pub fn FpView(
             <p class="notes error" role="alert"><Tr key="fp-bad-value" /></p>
         </Show>
             <div class="table-wrap">
-                <table class="fp-table">
+                <table class="fp-table fp-values">
                     <thead>
                         <tr>
                             <th scope="col"><Tr key="fp-format" /></th>
@@ -128,7 +128,7 @@ pub fn FpView(
                                                 <tr data-testid=format!("fp-{}", f.name) data-value=e.value.to_string()>
                                                     <th scope="row">{f.name}</th>
                                                     <td>{bits(f, x, ctx.lang.get())}</td>
-                                                    <td>{stored(ctx, e)}</td>
+                                                    <td data-label=ctx.t("fp-stored")>{stored(ctx, e)}</td>
                                                 </tr>
                                             }
                                         })
@@ -140,7 +140,7 @@ pub fn FpView(
             </div>
             <h3><Tr key="fp-ranges" /></h3>
             <div class="table-wrap">
-                <table class="fp-table">
+                <table class="fp-table fp-ranges">
                     <thead>
                         <tr>
                             <th scope="col"><Tr key="fp-format" /></th>
@@ -158,13 +158,13 @@ pub fn FpView(
                                 view! {
                                     <tr>
                                         <th scope="row">{f.name}</th>
-                                        <td>{format!("{} / {}", f.exponent_bits, f.mantissa_bits)}</td>
-                                        <td data-testid=format!("fp-max-{}", f.name) data-value=f.max().to_string()>
+                                        <td data-label=ctx.t("fp-exp-man")>{format!("{} / {}", f.exponent_bits, f.mantissa_bits)}</td>
+                                        <td data-label=ctx.t("fp-max") data-testid=format!("fp-max-{}", f.name) data-value=f.max().to_string()>
                                             {short(f.max())}
                                         </td>
-                                        <td>{short(f.min_normal())}</td>
-                                        <td>{short(f.min_subnormal())}</td>
-                                        <td>{short(f.epsilon())}</td>
+                                        <td data-label=ctx.t("fp-min-normal")>{short(f.min_normal())}</td>
+                                        <td data-label=ctx.t("fp-min-subnormal")>{short(f.min_subnormal())}</td>
+                                        <td data-label="ε">{short(f.epsilon())}</td>
                                     </tr>
                                 }
                             })

@@ -234,14 +234,16 @@ fn ServePlanner() -> impl IntoView {
                         let v = &x.serving;
                         view! {
                             <tr data-testid="serve-plan-row" data-usd=v.usd_per_million_output_tokens.to_string()>
-                                <td>{x.serve_tp}</td>
-                                <td>{x.serve_pp}</td>
-                                <td>{x.format.as_str()}</td>
-                                <td class="num">{x.users_per_replica}</td>
-                                <td class="num">{x.gpus}</td>
-                                <td class="num">{ms(v.ttft_seconds)}</td>
-                                <td class="num">{ms(v.tpot_seconds)}</td>
-                                <td class="num">{format!("${}", crate::i18n::grouped_sig(v.usd_per_million_output_tokens))}</td>
+                                <td data-label="t">{x.serve_tp}</td>
+                                <td data-label="p">{x.serve_pp}</td>
+                                <td data-label=ctx.t("serve-plan-format")>
+                                    {crate::i18n::choice_text(ctx.lang.get_untracked(), tmath::keys::K::InferenceDtype, x.format.as_str())}
+                                </td>
+                                <td class="num" data-label=ctx.t("serve-plan-users")>{x.users_per_replica}</td>
+                                <td class="num" data-label=ctx.t("serve-plan-gpus")>{x.gpus}</td>
+                                <td class="num" data-label=ctx.t("serve-plan-ttft")>{ms(v.ttft_seconds)}</td>
+                                <td class="num" data-label=ctx.t("serve-plan-tpot")>{ms(v.tpot_seconds)}</td>
+                                <td class="num" data-label=ctx.t("serve-plan-usd")>{format!("${}", crate::i18n::grouped_sig(v.usd_per_million_output_tokens))}</td>
                                 <td>
                                     <button type="button" on:click=move |_| ctx.set_all(&pairs)>
                                         <Tr key="apply" />
