@@ -70,7 +70,8 @@ pub fn for_config(c: &Config) -> Vec<Remedy> {
         (per_gpu(&alt) <= alt.system.gpu_mem_bytes).then_some(alt)
     };
     let (z3, full) = (ZeroStage::ALL[3].max(c.zero), Recompute::Full);
-    if c.zero != z3 {
+    // ZeRO shards over the data-parallel ranks: with one, it shards nothing.
+    if c.zero != z3 && c.layout.dp > 1 {
         if let Some(alt) = fits_here(z3, c.recompute).or_else(|| fits_here(z3, full)) {
             let mut changes = vec![(K::Zero, z3.get().to_string())];
             if alt.recompute != c.recompute {
@@ -205,6 +206,17 @@ mod tests {
         assert!(!r.iter().any(|x| matches!(x.kind, Kind::Gpus(_))
             && x.changes.contains(&(K::Zero, "3".into()))
             && x.changes.contains(&(K::Recompute, "full".into()))));
+    }
+
+    /// Issue 41: "the remedies offer ZeRO-1 on one GPU". ZeRO shards over the data-parallel
+    /// ranks: on one GPU no ZeRO stage alone is offered (offloading, which DeepSpeed runs
+    /// under ZeRO, is).
+    #[test]
+    fn no_sharding_remedy_on_one_gpu() {
+        let c = config(&[("model", "llama-2-13b"), ("gpus", "1")]);
+        let r = for_config(&c);
+        assert!(!r.is_empty());
+        assert!(r.iter().all(|x| !matches!(x.kind, Kind::Zero3)), "{r:?}");
     }
 
     #[test]

@@ -323,3 +323,18 @@ test("a figure keeps to its section's warnings, and no menu cuts its choice at 7
   }
   await context.close();
 });
+
+// Issue 41: "D/P = 112000 without a separator": a ratio reads grouped, in the headline and on the chart.
+test("the Chinchilla figure groups a large D/P, in both languages", async () => {
+  for (const lang of ["ko", "en"]) {
+    const context = await env.browser.newContext({ viewport: { width: 390, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(`${env.server.base}?embed=1&view=chinchilla&lang=${lang}&params=1e6&tokens=112e9`);
+    await page.waitForSelector('[data-testid="chinchilla-chart"] text');
+    const said = await page.textContent('[data-testid="tokens-per-param"]');
+    assert.match(said, /112,000/, `${lang}: ${said}`);
+    const chart = await page.$$eval('[data-testid="chinchilla-chart"] text', (t) => t.map((e) => e.textContent).join(" | "));
+    assert.match(chart, /D\/P\u00a0=\u00a0112,000/, `${lang}: ${chart}`);
+    await context.close();
+  }
+});

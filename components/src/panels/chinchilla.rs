@@ -10,7 +10,7 @@ use crate::i18n;
 use crate::tr::Tr;
 use leptos::prelude::*;
 use tmath::compute::{chinchilla_tokens, CHINCHILLA_TOKENS_PER_PARAM, MIN_RECOMMENDED_TOKENS};
-use tmath::units::{format_sig, Params};
+use tmath::units::Params;
 
 #[component]
 pub fn ChinchillaView(
@@ -38,7 +38,7 @@ pub fn ChinchillaView(
             points: vec![Point {
                 x: p,
                 y: d,
-                label: format!("{} · D/P\u{a0}=\u{a0}{}", ctx.t("this-run"), format_sig(d / p)),
+                label: format!("{} · D/P\u{a0}=\u{a0}{}", ctx.t("this-run"), crate::i18n::grouped_sig(d / p)),
             }],
             x_name: ctx.t("params-axis").into(),
             y_name: ctx.t("tokens-axis").into(),
@@ -46,7 +46,7 @@ pub fn ChinchillaView(
         }
     });
     let label = Signal::derive(move || {
-        format!("{}: {} / {CHINCHILLA_TOKENS_PER_PARAM}", ctx.t("chinchilla-ratio"), format_sig(ratio()))
+        format!("{}: {} / {CHINCHILLA_TOKENS_PER_PARAM}", ctx.t("chinchilla-ratio"), crate::i18n::grouped_sig(ratio()))
     });
     view! {
         <p data-testid="chinchilla" data-tokens=text(move || optimal().to_string())>
@@ -54,7 +54,7 @@ pub fn ChinchillaView(
             " " <Tr key="tokens-word" /> " " <Explain item=tmath::explain::Item::Chinchilla />
         </p>
         <p data-testid="tokens-per-param" data-value=text(move || ratio().to_string())>
-            <Tr key="chinchilla-ratio" /> ": " <strong>{text(move || format_sig(ratio()))}</strong>
+            <Tr key="chinchilla-ratio" /> ": " <strong>{text(move || crate::i18n::grouped_sig(ratio()))}</strong>
             " / 20"
         </p>
         <LineChart scene=scene label=label testid="chinchilla-chart" size=mode.chart(220.0) font=mode.font() />

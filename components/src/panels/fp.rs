@@ -174,7 +174,7 @@ pub fn FpView(
             </div>
             <h3><Tr key="fp-loss-scaling" /></h3>
             <div class="table-wrap">
-            <table class="fp-table">
+            <table class="fp-table fp-scaling">
                 <tbody>
                     <tr>
                         <th scope="row">{format!("fp16({GRAD:e})")}</th>

@@ -84,8 +84,11 @@ fn run_words(lang: Lang, model: &str, query: &str, l: tmath::config::Layout, vpp
 }
 
 /// An error as every table here shows it: signed, one decimal, a true minus sign.
+/// A row's error: one decimal, two under 1 % (a file's −0.02 % is not "−0.0 %").
 fn error_text(e: f64) -> String {
-    format!("{:+.1}%", 100.0 * e).replace('-', "−")
+    let pct = 100.0 * e;
+    let text = if pct.abs() < 1.0 { format!("{pct:+.2}%") } else { format!("{pct:+.1}%") };
+    text.replace('-', "−")
 }
 
 /// A row's note on what the calculator knowingly leaves out, in the page's language.
