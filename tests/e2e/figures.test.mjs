@@ -325,7 +325,7 @@ test("a figure keeps to its section's warnings, and no menu cuts its choice at 7
 });
 
 // Issue 41: "D/P = 112000 without a separator": a ratio reads grouped, in the headline and on the chart.
-test("the Chinchilla figure groups a large D/P, in both languages", async () => {
+test("the Chinchilla figure groups a large D/P and opens its ƒ over itself, in both languages", async () => {
   for (const lang of ["ko", "en"]) {
     const context = await env.browser.newContext({ viewport: { width: 390, height: 900 } });
     const page = await context.newPage();
@@ -335,6 +335,12 @@ test("the Chinchilla figure groups a large D/P, in both languages", async () => 
     assert.match(said, /112,000/, `${lang}: ${said}`);
     const chart = await page.$$eval('[data-testid="chinchilla-chart"] text', (t) => t.map((e) => e.textContent).join(" | "));
     assert.match(chart, /D\/P\u00a0=\u00a0112,000/, `${lang}: ${chart}`);
+    // An opened ƒ lays its explanation over the figure: the figure keeps the height its snippet gives.
+    const height = () => page.evaluate(() => document.body.getBoundingClientRect().height);
+    const before = await height();
+    await page.click("details.explain > summary");
+    await page.waitForSelector("details.explain[open] .explain-body");
+    assert.equal(await height(), before, `${lang}: the open ƒ grew the figure`);
     await context.close();
   }
 });
