@@ -344,3 +344,17 @@ test("the Chinchilla figure groups a large D/P and opens its ƒ over itself, in 
     await context.close();
   }
 });
+
+// Issue 37: the article's 1.2 × weights with a quantized file's format: its bytes per parameter
+// are its tensors' average, so the headline's "=" holds (Llama 2 7B in GGUF Q4_K_M: 0.606 B/param).
+test("the inference figure's equation holds for a quantized format", async () => {
+  const context = await env.browser.newContext({ viewport: { width: 720, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(`${env.server.base}?embed=1&view=inference&lang=en&model=llama-2-7b&inference-dtype=q4_k_m`);
+  await page.waitForSelector('[data-testid="inference-total"]');
+  const line = await page.textContent('[data-testid="inference-total"]');
+  assert.match(line, /1\.2\s×\s0\.606\sB\/param\s×\s6\.74B\s=\s4\.90\sGB/, line);
+  const bytes = Number(await page.getAttribute('[data-testid="inference-total"]', "data-bytes"));
+  assert.equal(Math.round(bytes / 1.2), 4_080_263_168, "1.2 × the file's tensors");
+  await context.close();
+});

@@ -68,7 +68,8 @@ pub fn InferenceView(
             format!(
                 "{} × {} × {} = {}",
                 INFERENCE_OVERHEAD,
-                i18n::bytes_per_param(lang, inference_weight_bytes(c.serving.inference_dtype).0),
+                // A quantized file's bytes per parameter, its tensors averaged: the "=" holds for every format.
+                i18n::bytes_per_param(lang, tmath::serving::formats::bytes_per_param(c)),
                 i18n::count(lang, c.params.get()),
                 ctx.units().format(r.inference)
             )
