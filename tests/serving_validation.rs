@@ -137,15 +137,13 @@ fn quantized_files_weigh_what_their_formats_say() {
             if r.row.exact { "" } else { "  (card, 3 digits)" }
         );
     }
-    let mut errors: Vec<f64> = rows.iter().map(|r| r.error().abs()).collect();
-    errors.sort_by(f64::total_cmp);
-    let median = errors[errors.len() / 2];
+    let median = tmath::serving_validation::file_median_error(&rows);
     println!("median |error| {:.2} % over {} files", 100.0 * median, rows.len());
     assert!(median <= FILE_MEDIAN_LIMIT, "median {:.2} %", 100.0 * median);
     for r in &rows {
         assert!(r.error().abs() <= FILE_LIMIT, "{}: {:+.2} %", r.row.name, 100.0 * r.error());
     }
-    let formats: HashSet<&str> = rows.iter().filter_map(|r| r.row.query.split("inference-dtype=").nth(1)).collect();
+    let formats: HashSet<&str> = rows.iter().map(|r| r.row.format()).collect();
     assert!(rows.len() >= 10 && formats.len() >= 5, "{} files, {} formats", rows.len(), formats.len());
     // Each GGUF file type's tensor data, summed by hand from llama.cpp's rules (Llama 2 7B,
     // 6,738,415,616 weights: Q4_K_M 4,080,263,168 bytes), is what the core counts.

@@ -2,7 +2,7 @@
 //! JSON or CSV, written by the core's own writer (`tmath::json`), and the chart
 //! as a PNG or an SVG that stands on its own.
 
-use crate::charts::svg::{escape, text_width};
+use crate::charts::svg::{escape, text_width, wrap};
 use crate::ctx::Ctx;
 use crate::i18n;
 use leptos::prelude::*;
@@ -105,23 +105,6 @@ fn rasterise(svg: &str, w: f64, h: f64, name: &'static str) {
     });
     img.set_onload(Some(onload.unchecked_ref()));
     img.set_src(&format!("data:image/svg+xml;charset=utf-8,{}", js_sys::encode_uri_component(svg)));
-}
-
-/// `text` in lines no wider than `width` pixels at `em` (the chart's width
-/// estimate), broken at spaces (a word wider than the line stands alone).
-fn wrap(text: &str, width: f64, em: f64) -> Vec<String> {
-    let mut lines: Vec<String> = Vec::new();
-    let mut line = String::new();
-    for word in text.split(' ') {
-        let candidate = if line.is_empty() { word.to_string() } else { format!("{line} {word}") };
-        if !line.is_empty() && text_width(&candidate, em) > width {
-            lines.push(std::mem::replace(&mut line, word.to_string()));
-        } else {
-            line = candidate;
-        }
-    }
-    lines.push(line);
-    lines
 }
 
 /// The document: (markup, width, height) in CSS pixels.

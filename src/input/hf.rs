@@ -338,6 +338,7 @@ pub fn read(text: &str) -> Result<Mapped, HfError> {
         }
     };
     let get = |name: &str| fields.iter().find(|(k, _)| bare(k) == name).map(|(_, v)| v);
+    // A field's name as the config writes it (`text_config.hidden_size` when nested).
     let field_name =
         |name: &str| fields.iter().find(|(k, _)| bare(k) == name).map_or(name.to_string(), |(k, _)| k.clone());
     let mut pairs: Vec<(&'static str, String, String)> = Vec::new();
@@ -350,8 +351,7 @@ pub fn read(text: &str) -> Result<Mapped, HfError> {
                 _ => continue,
             };
             used.push(name);
-            let field = fields.iter().find(|(k, _)| bare(k) == *name).map_or(name.to_string(), |(k, _)| k.clone());
-            pairs.push((key, value, field));
+            pairs.push((key, value, field_name(name)));
         }
     }
     if !pairs.iter().any(|(k, ..)| *k == "layers" || *k == "hidden") {

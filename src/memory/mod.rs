@@ -17,16 +17,7 @@ use serde::Serialize;
 /// matrices here, its whole model counted tensor by tensor in
 /// [`crate::serving::formats::weight_bytes`].
 pub fn inference_weight_bytes(dtype: InferenceDtype) -> BytesPerParam {
-    BytesPerParam(crate::serving::formats::nominal_bytes(dtype).unwrap_or_else(|| {
-        let probe = crate::serving::formats::Tensor {
-            role: crate::serving::formats::Role::Up,
-            layer: 0,
-            params: 1.0,
-            row: 4096,
-            out: 4096,
-        };
-        crate::serving::formats::tensor_bits(dtype, &crate::arch::Architecture::gpt(1, 4096, 32, 1), &probe) / 8.0
-    }))
+    BytesPerParam(crate::serving::formats::matrix_bits(dtype) / 8.0)
 }
 
 /// Serving memory in two parts: the weights, and the ≤ 20 % the article adds

@@ -727,6 +727,11 @@ impl FileRow {
     pub fn url(&self) -> String {
         format!("https://huggingface.co/{}", self.repo)
     }
+
+    /// Its format, as its query names it (`inference-dtype`).
+    pub fn format(&self) -> &'static str {
+        self.query.split("inference-dtype=").nth(1).and_then(|v| v.split('&').next()).unwrap_or("")
+    }
 }
 
 /// The largest |error| of one file, and of their median (issue 37).
@@ -953,4 +958,9 @@ pub fn check_file(row: &'static FileRow) -> Option<FileChecked> {
 /// Every file row, evaluated.
 pub fn file_table() -> Vec<FileChecked> {
     FILE_ROWS.iter().filter_map(check_file).collect()
+}
+
+/// The median |error| of the file rows.
+pub fn file_median_error(rows: &[FileChecked]) -> f64 {
+    crate::validation::median(rows.iter().map(|r| r.error().abs()))
 }

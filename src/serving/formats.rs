@@ -205,6 +205,20 @@ impl Ggml {
     }
 }
 
+/// A GGUF file type's default type and its output layer's
+/// (`llama_ftype_get_default_type`; the output in Q6_K but under Q8_0).
+fn gguf_defaults(f: InferenceDtype) -> (Ggml, Ggml) {
+    use InferenceDtype as D;
+    match f {
+        D::GgufQ8 => (Ggml::Q8_0, Ggml::Q8_0),
+        D::GgufQ6K => (Ggml::Q6K, Ggml::Q6K),
+        D::GgufQ5KM => (Ggml::Q5K, Ggml::Q6K),
+        D::GgufQ4KM => (Ggml::Q4K, Ggml::Q6K),
+        D::GgufQ4 => (Ggml::Q4_0, Ggml::Q6K),
+        _ => (Ggml::Q3K, Ggml::Q6K),
+    }
+}
+
 /// `use_more_bits` of llama-quant.cpp: the first and last eighth of the
 /// layers and every third layer between get the wider type in the `_M` mixes.
 fn use_more_bits(i: u64, n: u64) -> bool {
@@ -215,14 +229,7 @@ fn use_more_bits(i: u64, n: u64) -> bool {
 /// `f` (`llama_tensor_get_type`, the rules for dense and MoE Llama-like models).
 fn gguf_type(f: InferenceDtype, a: &Architecture, t: &Tensor) -> Ggml {
     use InferenceDtype as D;
-    let (base, output) = match f {
-        D::GgufQ8 => (Ggml::Q8_0, Ggml::Q8_0),
-        D::GgufQ6K => (Ggml::Q6K, Ggml::Q6K),
-        D::GgufQ5KM => (Ggml::Q5K, Ggml::Q6K),
-        D::GgufQ4KM => (Ggml::Q4K, Ggml::Q6K),
-        D::GgufQ4 => (Ggml::Q4_0, Ggml::Q6K),
-        _ => (Ggml::Q3K, Ggml::Q6K),
-    };
+    let (base, output) = gguf_defaults(f);
     let n = a.layers;
     let eight_experts = a.experts == 8;
     // Llama's 80-layer GQA models (LLM_TYPE_70B): attn_v "8x smaller", raised at a negligible cost.
@@ -267,22 +274,36 @@ fn gguf_type(f: InferenceDtype, a: &Architecture, t: &Tensor) -> Ggml {
     t_type.for_row(t.row)
 }
 
-/// Bits per weight of tensor `t` of `a` in format `f`.
-pub fn tensor_bits(f: InferenceDtype, a: &Architecture, t: &Tensor) -> f64 {
+/// Bits per weight of a format's quantized matrices, from its block layout
+/// alone (what it keeps wider aside): the nominal formats' bytes × 8; GPTQ and
+/// AWQ int4 4 + (16 + 4)/128 (an fp16 scale and a packed 4-bit zero per group
+/// of 128 inputs); NVFP4 4 + 8/16; MXFP4 4 + 8/32; a GGUF file type's default type.
+pub fn matrix_bits(f: InferenceDtype) -> f64 {
     use InferenceDtype as D;
-    let linear = t.role.is_block_linear();
     match f {
         D::Fp32 => 32.0,
         D::Fp16 | D::Bf16 => 16.0,
         D::Fp8 | D::Int8 => 8.0,
         D::Int4 => 4.0,
-        // Per group of 128 inputs an fp16 scale and a packed 4-bit zero; GPTQ's g_idx an int32 per input row.
-        D::GptqInt4 if linear => 4.0 + 20.0 / 128.0 + 32.0 / t.out as f64,
-        D::AwqInt4 if linear => 4.0 + 20.0 / 128.0,
-        D::Nvfp4 if linear => 4.0 + 8.0 / 16.0,
-        D::Mxfp4 if t.role.is_expert() || (linear && !a.is_moe()) => 4.0 + 8.0 / 32.0,
+        D::GptqInt4 | D::AwqInt4 => 4.0 + 20.0 / 128.0,
+        D::Nvfp4 => 4.0 + 8.0 / 16.0,
+        D::Mxfp4 => 4.0 + 8.0 / 32.0,
+        D::GgufQ8 | D::GgufQ6K | D::GgufQ5KM | D::GgufQ4KM | D::GgufQ4 | D::GgufQ3KM => gguf_defaults(f).0.bits(),
+    }
+}
+
+/// Bits per weight of tensor `t` of `a` in format `f`.
+pub fn tensor_bits(f: InferenceDtype, a: &Architecture, t: &Tensor) -> f64 {
+    use InferenceDtype as D;
+    let linear = t.role.is_block_linear();
+    match f {
+        // GPTQ's g_idx beside: an int32 per input row.
+        D::GptqInt4 if linear => matrix_bits(f) + 32.0 / t.out as f64,
+        D::AwqInt4 | D::Nvfp4 if linear => matrix_bits(f),
+        D::Mxfp4 if t.role.is_expert() || (linear && !a.is_moe()) => matrix_bits(f),
         D::GptqInt4 | D::AwqInt4 | D::Nvfp4 | D::Mxfp4 => 16.0,
         D::GgufQ8 | D::GgufQ6K | D::GgufQ5KM | D::GgufQ4KM | D::GgufQ4 | D::GgufQ3KM => gguf_type(f, a, t).bits(),
+        _ => matrix_bits(f),
     }
 }
 
@@ -290,13 +311,7 @@ pub fn tensor_bits(f: InferenceDtype, a: &Architecture, t: &Tensor) -> f64 {
 /// int8 1, int4 ½) and fp8 (1); `None` for a format counted tensor by tensor.
 pub fn nominal_bytes(f: InferenceDtype) -> Option<f64> {
     use InferenceDtype as D;
-    match f {
-        D::Fp32 => Some(4.0),
-        D::Fp16 | D::Bf16 => Some(2.0),
-        D::Fp8 | D::Int8 => Some(1.0),
-        D::Int4 => Some(0.5),
-        _ => None,
-    }
+    matches!(f, D::Fp32 | D::Fp16 | D::Bf16 | D::Fp8 | D::Int8 | D::Int4).then(|| matrix_bits(f) / 8.0)
 }
 
 /// The bytes of the tensors of `a` that `keep` selects, in format `f`.
@@ -321,30 +336,35 @@ pub fn bytes_per_param(c: &Config) -> f64 {
     weight_bytes(c) / c.params.get().max(1.0)
 }
 
-/// Bytes per parameter of the tensors `keep` selects (the input embedding, the
-/// routed experts), for what a decode step leaves unread.
-pub fn role_bytes_per_param(c: &Config, keep: impl Fn(Role) -> bool) -> f64 {
+/// What a decode step can leave unread, in the format's bytes per parameter,
+/// from one pass over the shape: the input embedding's (a GGUF or GPTQ file
+/// keeps it wider than the matrices) and the routed experts'.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Unread {
+    pub embedding: f64,
+    pub experts: f64,
+}
+
+/// [`Unread`] of `c`'s format: the nominal formats' one figure for both.
+pub fn unread_bytes_per_param(c: &Config) -> Unread {
     let f = c.serving.inference_dtype;
     if let Some(b) = nominal_bytes(f) {
-        return b;
+        return Unread { embedding: b, experts: b };
     }
     let a = &c.arch;
-    let params: f64 = tensors(a).iter().filter(|t| keep(t.role)).map(|t| t.params).sum();
-    if params > 0.0 {
-        shape_bytes(f, a, keep) / params
-    } else {
-        bytes_per_param(c)
+    // (params, bytes) of the embedding and of the experts.
+    let (mut emb, mut exp) = ((0.0, 0.0), (0.0, 0.0));
+    for t in tensors(a) {
+        let sum = match t.role {
+            Role::Embedding => &mut emb,
+            r if r.is_expert() => &mut exp,
+            _ => continue,
+        };
+        sum.0 += t.params;
+        sum.1 += t.params * tensor_bits(f, a, &t) / 8.0;
     }
-}
-
-/// Whether the input embedding is `r` (untied, the output is its own tensor).
-pub fn is_embedding(r: Role) -> bool {
-    r == Role::Embedding
-}
-
-/// Whether `r` is a routed expert's matrix.
-pub fn is_expert(r: Role) -> bool {
-    r.is_expert()
+    let per = |(params, bytes): (f64, f64)| if params > 0.0 { bytes / params } else { bytes_per_param(c) };
+    Unread { embedding: per(emb), experts: per(exp) }
 }
 
 #[cfg(test)]

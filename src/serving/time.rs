@@ -72,8 +72,8 @@ pub fn weight_bytes_read(c: &Config, b: f64) -> f64 {
         0.0
     };
     // Each in its own format's bytes (a GGUF or GPTQ file keeps the embedding wider than the experts).
-    let unread = input_embedding(c) * formats::role_bytes_per_param(c, formats::is_embedding)
-        + untouched * formats::role_bytes_per_param(c, formats::is_expert);
+    let bytes = formats::unread_bytes_per_param(c);
+    let unread = input_embedding(c) * bytes.embedding + untouched * bytes.experts;
     (held - unread / per_gpu).max(0.0)
 }
 

@@ -2,7 +2,7 @@
 //! Geometry comes from [`super::geometry`].
 
 use super::geometry::{axis_max, bar_x, is_cut, line_label_spot, stacked_rects, tick_number, ticks, y_of, Area, Bar};
-use super::svg::{chart_view, Align, Baseline, ChartSize, FontSize, Svg};
+use super::svg::{chart_view, wrap, Align, Baseline, ChartSize, FontSize, Svg};
 use super::theme::{css_color, theme};
 use leptos::prelude::*;
 use tmath::units::{ByteUnit, Bytes};
@@ -15,23 +15,6 @@ struct Scene<'a> {
     units: ByteUnit,
     /// The parts' names by palette index (a segment's tooltip), where the chart has a legend.
     names: &'a [(usize, String)],
-}
-
-/// `s` in lines of at most `max` pixels, broken at spaces. Never cut: a word
-/// wider than the line stands whole on its own (a number or a name cut short
-/// says something else).
-fn wrap(text: &Svg, s: &str, max: f64) -> Vec<String> {
-    let mut lines: Vec<String> = Vec::new();
-    for word in s.split(' ').filter(|w| !w.is_empty()) {
-        match lines.last_mut() {
-            Some(line) if text.width(&format!("{line} {word}")) <= max => {
-                line.push(' ');
-                line.push_str(word);
-            }
-            _ => lines.push(word.to_string()),
-        }
-    }
-    lines
 }
 
 fn draw(text: &mut Svg, scene: &Scene) {
@@ -50,7 +33,7 @@ fn draw(text: &mut Svg, scene: &Scene) {
     let label_lines = scene
         .bars
         .iter()
-        .map(|b| (wrap(text, &b.label, slot).len() + wrap(text, &b.sub, slot).len()) as f64)
+        .map(|b| (wrap(&b.label, slot, em).len() + wrap(&b.sub, slot, em).len()) as f64)
         .fold(1.0, f64::max);
     let area = Area {
         left: axis_w + 0.9 * em,
@@ -114,8 +97,8 @@ fn draw(text: &mut Svg, scene: &Scene) {
             ((cx, y_of(bar.total(), max, area) - 0.25 * em), Baseline::Bottom)
         };
         text.patched_text(&total, at, Align::Center, baseline, bar.current, (th.fg_css, th.bg_css));
-        let label = wrap(text, &bar.label, slot).into_iter().map(|l| (l, bar.current));
-        let sub = wrap(text, &bar.sub, slot).into_iter().map(|l| (l, false));
+        let label = wrap(&bar.label, slot, em).into_iter().map(|l| (l, bar.current));
+        let sub = wrap(&bar.sub, slot, em).into_iter().map(|l| (l, false));
         for (n, (line, bold)) in label.chain(sub).collect::<Vec<_>>().into_iter().enumerate() {
             let y = area.bottom + (0.5 + 1.45 * n as f64) * em;
             text.text(&line, cx, y, Align::Center, Baseline::Top, bold, th.fg_css);
@@ -187,22 +170,5 @@ pub fn StackedBars(
     view! {
         {chart}
         {legend}
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Issue 41: "a label that does not fit moves or wraps; a number is never cut".
-    #[test]
-    fn labels_wrap_at_spaces_and_are_never_cut() {
-        let s = Svg::new("c", 100.0, 50.0, 10.0);
-        let lines = wrap(&s, "Muon (momentum one, embeddings AdamW)", 60.0);
-        assert_eq!(lines.join(" "), "Muon (momentum one, embeddings AdamW)");
-        assert!(lines.len() >= 3 && lines.iter().all(|l| !l.contains('…')), "{lines:?}");
-        // A word wider than the line stands whole.
-        assert_eq!(wrap(&s, "12.1바이트", 30.0), vec!["12.1바이트"]);
-        assert!(wrap(&s, "", 30.0).is_empty());
     }
 }

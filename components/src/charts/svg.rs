@@ -113,6 +113,23 @@ pub fn text_width(s: &str, em: f64) -> f64 {
     s.chars().map(advance).sum::<f64>() * em
 }
 
+/// `s` in lines of at most `max` pixels at a font of `em` pixels, broken at
+/// spaces. Never cut: a word wider than the line stands whole on its own (a
+/// number or a name cut short says something else).
+pub fn wrap(s: &str, max: f64, em: f64) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for word in s.split(' ').filter(|w| !w.is_empty()) {
+        match lines.last_mut() {
+            Some(line) if text_width(&format!("{line} {word}"), em) <= max => {
+                line.push(' ');
+                line.push_str(word);
+            }
+            _ => lines.push(word.to_string()),
+        }
+    }
+    lines
+}
+
 /// `s` with the characters that markup gives a meaning escaped.
 pub fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
@@ -222,11 +239,7 @@ impl Svg {
         let (w, h) = ((x1 - x0).max(0.0), (y1 - y0).max(0.0));
         let _ =
             write!(self.body, r#"<rect x="{x0:.1}" y="{y0:.1}" width="{w:.1}" height="{h:.1}" fill="{color}"{attrs}"#);
-        if title.is_empty() {
-            self.body.push_str("/>");
-        } else {
-            let _ = write!(self.body, "><title>{}</title></rect>", escape(title));
-        }
+        self.close(title, "rect");
     }
 
     /// Hatches a rectangle so a part reads without its colour (pattern 0: none).
@@ -265,9 +278,7 @@ impl Svg {
             return;
         }
         self.body.push_str(r#"<polyline points=""#);
-        for (i, (x, y)) in points.iter().enumerate() {
-            let _ = write!(self.body, "{}{x:.1},{y:.1}", if i == 0 { "" } else { " " });
-        }
+        self.points(points);
         let _ = write!(
             self.body,
             r#"" fill="none" stroke="{color}" stroke-width="{width}" stroke-linejoin="round"{}/>"#,
@@ -278,10 +289,15 @@ impl Svg {
     /// A filled polygon (a band).
     pub fn polygon(&mut self, points: &[(f64, f64)], color: &str) {
         self.body.push_str(r#"<polygon points=""#);
+        self.points(points);
+        let _ = write!(self.body, r#"" fill="{color}"/>"#);
+    }
+
+    /// A `points` attribute's value: "x,y x,y …".
+    fn points(&mut self, points: &[(f64, f64)]) {
         for (i, (x, y)) in points.iter().enumerate() {
             let _ = write!(self.body, "{}{x:.1},{y:.1}", if i == 0 { "" } else { " " });
         }
-        let _ = write!(self.body, r#"" fill="{color}"/>"#);
     }
 
     /// A filled dot of radius `r`, with a title (empty: none).
@@ -300,6 +316,7 @@ impl Svg {
         self.close(title, "circle");
     }
 
+    /// Ends an element: empty, or holding its title (a tooltip).
     fn close(&mut self, title: &str, tag: &str) {
         if title.is_empty() {
             self.body.push_str("/>");
@@ -446,5 +463,16 @@ mod tests {
         let m = s.finish();
         assert_eq!(m.matches("<pattern").count(), 1);
         assert_eq!(m.matches("url(#c-h1)").count(), 2);
+    }
+
+    /// Issue 41: "a label that does not fit moves or wraps; a number is never cut".
+    #[test]
+    fn labels_wrap_at_spaces_and_are_never_cut() {
+        let lines = wrap("Muon (momentum one, embeddings AdamW)", 60.0, 10.0);
+        assert_eq!(lines.join(" "), "Muon (momentum one, embeddings AdamW)");
+        assert!(lines.len() >= 3 && lines.iter().all(|l| !l.contains('…')), "{lines:?}");
+        // A word wider than the line stands whole.
+        assert_eq!(wrap("12.1바이트", 30.0, 10.0), vec!["12.1바이트"]);
+        assert!(wrap("", 30.0, 10.0).is_empty());
     }
 }

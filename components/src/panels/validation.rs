@@ -416,9 +416,7 @@ fn Serving() -> impl IntoView {
         .collect_view();
     let files = sv::file_table();
     let file_summary = {
-        let mut errors: Vec<f64> = files.iter().map(|r| r.error().abs()).collect();
-        errors.sort_by(f64::total_cmp);
-        let median = errors.get(errors.len() / 2).copied().unwrap_or(0.0);
+        let median = sv::file_median_error(&files);
         let n = files.len();
         move || crate::i18n::file_validation_summary(ctx.lang.get(), n, median, sv::FILE_MEDIAN_LIMIT, sv::FILE_LIMIT)
     };
@@ -433,7 +431,7 @@ fn Serving() -> impl IntoView {
         .into_iter()
         .map(|r| {
             let th = |key: &'static str| ctx.t(key);
-            let format = r.row.query.split("inference-dtype=").nth(1).unwrap_or("");
+            let format = r.row.format();
             let format = move || crate::i18n::choice_text(ctx.lang.get(), tmath::keys::K::InferenceDtype, format);
             view! {
                 <tr data-testid="serving-file-row" data-error=r.error().to_string() data-bytes=r.bytes.to_string()>
