@@ -1494,9 +1494,10 @@ fn serving_kv_pool_and_concurrency() {
     assert_eq!(r.config.system.gpu_mem_bytes, 81_559.0 * 1_048_576.0);
     let budget = 0.9 * 79.19 * 1_073_741_824.0;
     assert_close(s.kv_pool_bytes, budget - s.weights_bytes - s.engine_reserve_bytes, 1e-12, "pool");
-    assert_eq!(s.kv_pool_tokens, (s.kv_pool_bytes / 131_072.0).floor());
-    assert_eq!(s.kv_pool_blocks, (s.kv_pool_tokens / 16.0).floor());
-    assert_close(s.max_concurrency, s.kv_pool_tokens / 1280.0, 1e-12, "concurrency");
+    // A block is 16 tokens of all 32 layers: 16 × 131,072 bytes.
+    assert_eq!(s.kv_pool_blocks, (s.kv_pool_bytes / (16.0 * 131_072.0)).floor());
+    assert_eq!(s.kv_pool_tokens, 16.0 * s.kv_pool_blocks);
+    assert_close(s.max_concurrency, s.kv_pool_blocks / 80.0, 1e-12, "concurrency");
     // Weights that do not fit the engine's share leave no pool: judged, not refused.
     let r = eval(&[("model", "llama-3-70b"), ("gpu", "h100-80gb")]);
     assert_eq!((r.serving.kv_pool_bytes, r.serving.fits), (0.0, false));

@@ -677,17 +677,17 @@ fn count_noun(n: u64, one: &str, many: &str) -> String {
 
 /// The serving chart's mark where the KV pool is full: the users it holds.
 pub fn serving_pool_mark(lang: Lang, users: f64) -> String {
-    let n = tmath::units::group_thousands(&format!("{:.0}", users.floor()));
+    let n = users.max(0.0).floor() as u64;
     match lang {
-        Lang::En => format!("KV pool: {n} users"),
-        Lang::Ko => format!("KV 풀: {n}명"),
+        Lang::En => format!("KV pool: {}", count_noun(n, "user", "users")),
+        Lang::Ko => format!("KV 풀: {}명", tmath::units::group_thousands(&n.to_string())),
     }
 }
 
 /// The serving chart's text alternative.
 pub fn serving_chart_label(lang: Lang, s: &tmath::serving::ServingReport) -> String {
     let t = grouped_sig(s.tpot_seconds * 1e3);
-    let users = tmath::units::group_thousands(&format!("{:.0}", s.max_concurrency.floor()));
+    let users = s.max_concurrency.max(0.0).floor() as u64;
     let at = s.crossover_batch_at_context;
     match lang {
         Lang::En => {
@@ -696,7 +696,8 @@ pub fn serving_chart_label(lang: Lang, s: &tmath::serving::ServingReport) -> Str
             } else {
                 "reading memory stays above computing at every batch".to_string()
             };
-            format!("Time per output token against the batch, log axes: {t} ms at this batch; {cross}; the KV pool holds {users} users.")
+            let users = count_noun(users, "user", "users");
+            format!("Time per output token against the batch, log axes: {t} ms at this batch; {cross}; the KV pool holds {users}.")
         }
         Lang::Ko => {
             let cross = if at.is_finite() {
@@ -704,6 +705,7 @@ pub fn serving_chart_label(lang: Lang, s: &tmath::serving::ServingReport) -> Str
             } else {
                 "메모리 읽기가 모든 배치에서 연산보다 깁니다".to_string()
             };
+            let users = tmath::units::group_thousands(&users.to_string());
             format!("배치에 따른 출력 토큰당 시간(로그 축): 이 배치에서 {t}ms, {cross}. KV 풀에는 사용자 {users}명이 들어갑니다.")
         }
     }
@@ -1018,10 +1020,16 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         ),
         "serving-pool-title" => ("Serving: the KV cache's pool against vLLM's logs", "서빙: KV 캐시 풀과 vLLM 로그 비교"),
         "serving-pool-intro" => (
-            "The tokens vLLM 0.19 prints at start (\"GPU KV cache size\") beside this calculator's pool: mem-util × the memory CUDA reports − the weights − the profiled forward pass or sampler run. Accepted: 5 % each.",
-            "vLLM 0.19가 시작할 때 로그에 출력하는 KV 캐시 토큰 수와 이 계산기의 풀을 나란히 보여 줍니다. 풀은 엔진이 쓰는 메모리 비율 × CUDA가 보고하는 메모리 − 가중치 − 프로파일링한 순전파와 샘플러 실행 중 큰 쪽입니다. 허용: 건마다 5%.",
+            "The tokens vLLM 0.19 prints at start (\"GPU KV cache size\") and the requests of 8,192 tokens it holds at once (\"Maximum concurrency\") beside this calculator's: the pool is mem-util × the memory CUDA reports − the weights − the profiled forward pass or sampler run, in blocks of 16 tokens of every layer in a group; a model with sliding layers groups them as vLLM does (padding included), and a sliding layer budgets its window less one plus a step's 8,192 batched tokens. Accepted: 5 % each.",
+            "vLLM 0.19가 시작할 때 로그에 출력하는 KV 캐시 토큰 수(\"GPU KV cache size\")와 8,192토큰 요청을 동시에 몇 개 담는지(\"Maximum concurrency\")를 이 계산기의 값과 나란히 보여 줍니다. 풀은 엔진이 쓰는 메모리 비율 × CUDA가 보고하는 메모리 − 가중치 − 프로파일링한 순전파와 샘플러 실행 중 큰 쪽이고, 그룹에 속한 모든 레이어의 16토큰을 한 블록으로 셉니다. 슬라이딩 레이어가 있는 모델은 vLLM처럼 레이어를 묶고(빈 레이어로 채우는 것까지), 슬라이딩 레이어는 윈도우보다 하나 적은 토큰에 한 스텝에 묶어 처리하는 8,192토큰을 더해 잡습니다. 허용: 건마다 5%.",
         ),
         "serving-pool-log" => ("tokens in the log", "로그의 토큰 수"),
+        "serving-pool-users-log" => ("requests of 8,192 tokens, log", "8,192토큰 요청 수, 로그"),
+        "serving-pool-users" => ("requests, calculated", "요청 수, 계산"),
+        "serving-gap-vision" => (
+            "(a vision-language checkpoint: vLLM loads and profiles its vision encoder, the shape here is the text model's)",
+            "(비전-언어 체크포인트: vLLM은 비전 인코더도 올리고 프로파일링하지만 여기 구조는 텍스트 모델만 셉니다)",
+        ),
         "serving-file-title" => (
             "Serving: quantized files' sizes against their formats",
             "서빙: 양자화 파일 크기와 형식별 계산 비교",

@@ -604,12 +604,17 @@ pub struct PoolRow {
     pub model: &'static str,
     /// The run, as a link's query (model, GPU, mem-util, replica, cache type).
     pub query: &'static str,
-    /// The tokens the log prints.
+    /// The tokens the log prints ("GPU KV cache size").
     pub tokens: f64,
+    /// The requests of [`POOL_MODEL_LEN`] tokens it prints ("Maximum concurrency").
+    pub concurrency: f64,
     pub source: &'static str,
     /// What the calculator leaves out for this log.
     pub gap: Option<PoolGap>,
 }
+
+/// The logs' `--max-model-len`: the request length of their "Maximum concurrency".
+pub const POOL_MODEL_LEN: f64 = 8192.0;
 
 /// What the pool leaves out, where a log shows it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -618,12 +623,18 @@ pub enum PoolGap {
     /// in the v0.19.0 logs: the collectives' buffers) is not modelled: a small
     /// pool, or a model whose forward pass peaks above its sampler, feels it.
     NonTorch,
+    /// The checkpoint is a vision-language model: vLLM loads its vision encoder
+    /// beside the text model and profiles it with dummy images; the catalogue's
+    /// shape is the text model alone (Gemma 3 27B: 51.45 GiB loaded against its
+    /// text model's 50.31).
+    Vision,
 }
 
 impl PoolGap {
     pub fn as_str(self) -> &'static str {
         match self {
             PoolGap::NonTorch => "non-torch",
+            PoolGap::Vision => "vision",
         }
     }
 }
@@ -636,42 +647,125 @@ const LLM_D_LOGS: &str = "https://github.com/llm-d-incubation/llm-d-planner/tree
 /// vLLM 0.19.0's `vllm serve` on H100 80GB with `--gpu-memory-utilization 0.95`,
 /// bf16, its defaults otherwise (the llm-d-planner project's logs).
 macro_rules! llm_d {
-    ($rest:literal) => {
+    ($rest:expr) => {
         concat!("gpu=h100-80gb&inference-dtype=bf16&mem-util=0.95&", $rest)
     };
 }
 
-const fn pool(name: &'static str, model: &'static str, query: &'static str, tokens: f64) -> PoolRow {
-    PoolRow { name, version: "0.19.0", model, query, tokens, source: LLM_D_LOGS, gap: None }
+const fn pool(
+    name: &'static str,
+    model: &'static str,
+    query: &'static str,
+    (tokens, concurrency): (f64, f64),
+) -> PoolRow {
+    PoolRow { name, version: "0.19.0", model, query, tokens, concurrency, source: LLM_D_LOGS, gap: None }
 }
 
 const fn pool_gap(r: PoolRow) -> PoolRow {
     PoolRow { gap: Some(PoolGap::NonTorch), ..r }
 }
 
+/// Gemma 2's shape (google/gemma-2-*-it config.json: a gated GELU MLP, tied
+/// embeddings of 256,000, every other layer sliding over 4,096 tokens), not in
+/// the catalogue: the row's query gives it, P is the shape's count.
+macro_rules! gemma2 {
+    ($shape:literal) => {
+        llm_d!(concat!($shape, "&mlp=swiglu&tie-embeddings=1&vocab=256000&sliding-window=4096&global-every=2"))
+    };
+}
+
 /// The logs: every dense or MoE model of the catalogue among them, in 16-bit weights.
 pub static POOL_ROWS: &[PoolRow] = &[
-    pool("vllm-pool-llama-3.1-8b", "Llama-3.1-8B-Instruct", llm_d!("model=llama-3-8b"), 476_016.0),
-    pool("vllm-pool-llama-3.1-8b-tp2", "Llama-3.1-8B-Instruct", llm_d!("model=llama-3-8b&serve-tp=2"), 1_044_688.0),
-    pool("vllm-pool-llama-3.1-8b-tp4", "Llama-3.1-8B-Instruct", llm_d!("model=llama-3-8b&serve-tp=4"), 2_209_792.0),
-    pool("vllm-pool-llama-3.1-8b-pp2", "Llama-3.1-8B-Instruct", llm_d!("model=llama-3-8b&serve-pp=2"), 1_075_312.0),
-    pool("vllm-pool-llama-3.1-8b-fp8-kv", "Llama-3.1-8B-Instruct", llm_d!("model=llama-3-8b&kv-dtype=fp8"), 952_032.0),
-    pool("vllm-pool-qwen2.5-7b", "Qwen2.5-7B-Instruct", llm_d!("model=qwen2.5-7b"), 1_096_000.0),
-    pool("vllm-pool-qwen2.5-7b-tp2", "Qwen2.5-7B-Instruct", llm_d!("model=qwen2.5-7b&serve-tp=2"), 2_390_592.0),
-    pool("vllm-pool-qwen2.5-7b-tp4", "Qwen2.5-7B-Instruct", llm_d!("model=qwen2.5-7b&serve-tp=4"), 5_043_280.0),
+    pool("vllm-pool-llama-3.1-8b", "Llama-3.1-8B-Instruct", llm_d!("model=llama-3-8b"), (476_016.0, 58.11)),
+    pool(
+        "vllm-pool-llama-3.1-8b-tp2",
+        "Llama-3.1-8B-Instruct",
+        llm_d!("model=llama-3-8b&serve-tp=2"),
+        (1_044_688.0, 127.53),
+    ),
+    pool(
+        "vllm-pool-llama-3.1-8b-tp4",
+        "Llama-3.1-8B-Instruct",
+        llm_d!("model=llama-3-8b&serve-tp=4"),
+        (2_209_792.0, 269.75),
+    ),
+    pool(
+        "vllm-pool-llama-3.1-8b-pp2",
+        "Llama-3.1-8B-Instruct",
+        llm_d!("model=llama-3-8b&serve-pp=2"),
+        (1_075_312.0, 131.26),
+    ),
+    pool(
+        "vllm-pool-llama-3.1-8b-fp8-kv",
+        "Llama-3.1-8B-Instruct",
+        llm_d!("model=llama-3-8b&kv-dtype=fp8"),
+        (952_032.0, 116.21),
+    ),
+    pool("vllm-pool-qwen2.5-7b", "Qwen2.5-7B-Instruct", llm_d!("model=qwen2.5-7b"), (1_096_000.0, 133.79)),
+    pool(
+        "vllm-pool-qwen2.5-7b-tp2",
+        "Qwen2.5-7B-Instruct",
+        llm_d!("model=qwen2.5-7b&serve-tp=2"),
+        (2_390_592.0, 291.82),
+    ),
+    pool(
+        "vllm-pool-qwen2.5-7b-tp4",
+        "Qwen2.5-7B-Instruct",
+        llm_d!("model=qwen2.5-7b&serve-tp=4"),
+        (5_043_280.0, 615.63),
+    ),
+    // Sliding windows (issue 37): Gemma 2's three sizes, every other layer over 4,096
+    // tokens; at 8,192 tokens a sliding layer still holds W − 1 + 8,192 batched tokens.
+    pool(
+        "vllm-pool-gemma-2-2b",
+        "gemma-2-2b-it",
+        gemma2!("hidden=2304&layers=26&heads=8&kv-heads=4&head-dim=256&ffn=9216"),
+        (670_160.0, 81.73),
+    ),
+    pool(
+        "vllm-pool-gemma-2-9b",
+        "gemma-2-9b-it",
+        gemma2!("hidden=3584&layers=42&heads=16&kv-heads=8&head-dim=256&ffn=14336"),
+        (168_880.0, 20.60),
+    ),
+    pool(
+        "vllm-pool-gemma-2-27b",
+        "gemma-2-27b-it",
+        gemma2!("hidden=4608&layers=46&heads=32&kv-heads=16&head-dim=128&ffn=36864"),
+        (58_672.0, 7.16),
+    ),
+    // Gemma 3 27B: 10 global and 52 sliding layers, grouped by ten with 8 padding layers.
+    PoolRow {
+        gap: Some(PoolGap::Vision),
+        ..pool("vllm-pool-gemma-3-27b", "gemma-3-27b-it", llm_d!("model=gemma-3-27b"), (36_560.0, 4.46))
+    },
+    // gpt-oss-20b as released (MXFP4 experts) at vLLM's default mem-util 0.9: its 12 and
+    // 12 layers make two groups. Its 7.01 GiB of weights per GPU are 0.6 over the
+    // file's (the MXFP4 kernels' padded expert matrices, not modelled).
+    pool_gap(pool(
+        "vllm-pool-gpt-oss-20b-tp2",
+        "gpt-oss-20b",
+        "gpu=h100-80gb&inference-dtype=mxfp4&mem-util=0.9&model=gpt-oss-20b&serve-tp=2",
+        (2_591_776.0, 316.07),
+    )),
     pool_gap(pool(
         "vllm-pool-mixtral-tp2",
         "Mixtral-8x7B-Instruct",
         llm_d!("model=mixtral-8x7b&serve-tp=2"),
-        465_936.0,
+        (465_936.0, 56.88),
     )),
     // Kimi-Dev-72B: Qwen2.5-72B's shape.
-    pool_gap(pool("vllm-pool-kimi-dev-72b-tp4", "Kimi-Dev-72B", llm_d!("model=qwen2.5-72b&serve-tp=4"), 481_296.0)),
+    pool_gap(pool(
+        "vllm-pool-kimi-dev-72b-tp4",
+        "Kimi-Dev-72B",
+        llm_d!("model=qwen2.5-72b&serve-tp=4"),
+        (481_296.0, 58.75),
+    )),
     pool_gap(pool(
         "vllm-pool-qwen2.5-72b-tp2",
         "Qwen2.5-72B-Instruct",
         llm_d!("model=qwen2.5-72b&serve-tp=2"),
-        19_920.0,
+        (19_920.0, 2.43),
     )),
 ];
 
@@ -680,21 +774,28 @@ pub static POOL_ROWS: &[PoolRow] = &[
 pub struct PoolChecked {
     pub row: &'static PoolRow,
     pub tokens: f64,
+    /// Requests of [`POOL_MODEL_LEN`] tokens the pool holds at once.
+    pub concurrency: f64,
 }
 
 impl PoolChecked {
     pub fn error(&self) -> f64 {
         self.tokens / self.row.tokens - 1.0
     }
+    pub fn concurrency_error(&self) -> f64 {
+        self.concurrency / self.row.concurrency - 1.0
+    }
     pub fn within(&self) -> bool {
-        self.row.gap.is_some() || self.error().abs() <= POOL_LIMIT
+        self.row.gap.is_some() || self.error().abs().max(self.concurrency_error().abs()) <= POOL_LIMIT
     }
 }
 
 /// Evaluates a pool row (`None` if its query no longer loads).
 pub fn check_pool(row: &'static PoolRow) -> Option<PoolChecked> {
-    let r = evaluate(&crate::link::config(row.query)?);
-    Some(PoolChecked { row, tokens: r.kv_pool_blocks * crate::serving::memory::BLOCK_TOKENS })
+    use crate::serving::memory;
+    let c = crate::link::config(row.query)?;
+    let concurrency = memory::kv_pool_blocks(&c) / memory::kv_blocks_per_request(&c, POOL_MODEL_LEN);
+    Some(PoolChecked { row, tokens: memory::kv_pool_tokens(&c), concurrency })
 }
 
 /// Every pool row, evaluated.

@@ -116,22 +116,84 @@ pub fn engine_total_bytes(c: &Config) -> f64 {
     (c.system.gpu_mem_bytes - c.system.gpu.cuda_reserved_bytes()).max(0.0)
 }
 
-/// The KV cache one request of `tokens` holds on one GPU, as vLLM's hybrid
-/// cache manager budgets it (`SlidingWindowSpec.max_memory_usage_bytes`,
-/// vllm/v1/kv_cache_interface.py): every token on a global layer; on a sliding
-/// layer the window less one and a step's batched tokens (the profiled
-/// [`profile_tokens`]) at most, in blocks of 16 and one block more. Without a
-/// window: tokens × [`kv_bytes_per_token_per_gpu`].
-pub fn kv_bytes_per_request_per_gpu(c: &Config, tokens: f64) -> f64 {
-    let a = c.arch;
-    let per_token = kv_bytes_per_token_per_gpu(c);
-    if a.sliding_window == 0 {
-        return tokens * per_token;
+/// How vLLM lays out the KV cache of a model whose layers keep different
+/// amounts (`_get_kv_cache_groups_uniform_page_size`, vllm/v1/core/kv_cache_utils.py,
+/// v0.11–v0.21): each kind of layer in groups of `group_size` layers (the
+/// fewer kind's count; the larger one's where it is under 1.5× the fewer),
+/// the last group of a kind padded with empty layers ("Add 8 padding layers"
+/// for Gemma 3 27B: 10 global, 52 sliding in 6 groups of 10). Every group
+/// draws on one pool of blocks; a block is `group_size` pages of 16 tokens.
+/// A model whose layers all keep every token is one group of its layers.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct KvGroups {
+    /// Layers behind one block, padding included.
+    pub group_size: f64,
+    /// Groups of layers that keep every token.
+    pub full: f64,
+    /// Groups of sliding layers.
+    pub sliding: f64,
+    /// One layer's page: 16 tokens of its KV cache on one GPU, bytes.
+    pub page_bytes: f64,
+}
+
+impl KvGroups {
+    pub fn groups(&self) -> f64 {
+        self.full + self.sliding
     }
-    let share = a.global_layers() as f64 / a.layers.max(1) as f64;
-    let window = (a.sliding_window as f64 - 1.0 + profile_tokens(c) as f64).min(tokens);
-    let sliding = ((window / BLOCK_TOKENS).ceil() + 1.0) * BLOCK_TOKENS;
-    per_token * (share * tokens + (1.0 - share) * sliding)
+}
+
+/// The KV-cache groups of the busiest pipeline stage ([`KvGroups`]).
+pub fn kv_groups(c: &Config) -> KvGroups {
+    let a = c.arch;
+    let layers = stage_layers(c);
+    let page_bytes = BLOCK_TOKENS * kv_bytes_per_token_per_gpu(c) / layers.max(1.0);
+    let pp = c.serving.serve_pp.max(1);
+    let global = a.global_layers().div_ceil(pp) as f64;
+    let sliding = if a.sliding_window == 0 { 0.0 } else { (layers - global).max(0.0) };
+    let kinds = [global, sliding];
+    let present = || kinds.into_iter().filter(|&n| n > 0.0);
+    let fewest = present().fold(f64::INFINITY, f64::min);
+    let most = present().fold(0.0, f64::max);
+    let group_size = if most < 1.5 * fewest { most } else { fewest };
+    let groups = |n: f64| if n > 0.0 { (n / group_size).ceil() } else { 0.0 };
+    KvGroups { group_size: group_size.max(1.0), full: groups(global), sliding: groups(sliding), page_bytes }
+}
+
+/// The blocks one request of `tokens` holds, as vLLM's hybrid cache manager
+/// budgets it (`max_memory_usage_bytes` of each group's spec,
+/// vllm/v1/kv_cache_interface.py): ⌈tokens/16⌉ in a group that keeps every
+/// token; in a sliding group the window less one and a step's batched tokens
+/// (the profiled [`profile_tokens`]) at most, and one block more.
+pub fn kv_blocks_per_request(c: &Config, tokens: f64) -> f64 {
+    let g = kv_groups(c);
+    let full = (tokens / BLOCK_TOKENS).ceil();
+    let window = (c.arch.sliding_window as f64 - 1.0 + profile_tokens(c) as f64).min(tokens);
+    g.full * full + g.sliding * ((window / BLOCK_TOKENS).ceil() + 1.0)
+}
+
+/// The KV cache one request of `tokens` holds on one GPU: its blocks
+/// ([`kv_blocks_per_request`]) × the layers behind a block × a page.
+pub fn kv_bytes_per_request_per_gpu(c: &Config, tokens: f64) -> f64 {
+    let g = kv_groups(c);
+    kv_blocks_per_request(c, tokens) * g.group_size * g.page_bytes
+}
+
+/// The pool's blocks (vLLM's `get_num_blocks`: pool ÷ page ÷ layers behind a block).
+pub fn kv_pool_blocks(c: &Config) -> f64 {
+    let g = kv_groups(c);
+    if g.page_bytes > 0.0 {
+        (kv_pool_bytes(c) / g.page_bytes / g.group_size).floor()
+    } else {
+        0.0
+    }
+}
+
+/// The tokens vLLM logs for the pool ("GPU KV cache size: N tokens",
+/// `_report_kv_cache_config`): the blocks shared out evenly over the groups,
+/// 16 tokens each. For a sliding model a request holds fewer blocks in its
+/// sliding groups than this suggests: the users are [`kv_blocks_per_request`]'s.
+pub fn kv_pool_tokens(c: &Config) -> f64 {
+    (kv_pool_blocks(c) / kv_groups(c).groups().max(1.0)).floor() * BLOCK_TOKENS
 }
 
 /// The KV cache's pool on one GPU: mem-util × the memory CUDA reports − the

@@ -39,8 +39,9 @@ pub struct ServingReport {
     pub engine_reserve_bytes: f64,
     /// mem-util × capacity − weights − reserve: the KV cache's pool on one GPU, bytes.
     pub kv_pool_bytes: f64,
+    /// The pool's tokens as vLLM logs them ("GPU KV cache size"), [`memory::kv_pool_tokens`].
     pub kv_pool_tokens: f64,
-    /// The pool in vLLM's blocks of 16 tokens.
+    /// The pool in vLLM's blocks (16 tokens of every layer behind a block, [`memory::KvGroups`]).
     pub kv_pool_blocks: f64,
     /// Requests of prompt-tokens + output-tokens the pool holds at once, as vLLM logs it
     /// ("Maximum concurrency"; a sliding layer holds its window, [`memory::kv_bytes_per_request_per_gpu`]).
@@ -73,9 +74,10 @@ pub fn evaluate(c: &Config) -> ServingReport {
     let per_token = memory::kv_bytes_per_token_per_gpu(c);
     let reserve = memory::engine_reserve_bytes(c);
     let pool = memory::kv_pool_bytes(c);
-    let pool_tokens = if per_token > 0.0 { (pool / per_token).floor() } else { 0.0 };
+    let blocks = memory::kv_pool_blocks(c);
     let request_tokens = (s.prompt_tokens + s.output_tokens) as f64;
     let per_request = memory::kv_bytes_per_request_per_gpu(c, request_tokens);
+    let request_blocks = memory::kv_blocks_per_request(c, request_tokens);
     let batch_kv = per_request * s.batch as f64;
     let decode = time::decode_step(c, s.batch);
     let tpot = decode.total;
@@ -88,10 +90,10 @@ pub fn evaluate(c: &Config) -> ServingReport {
         kv_bytes_per_token: per_token,
         engine_reserve_bytes: reserve,
         kv_pool_bytes: pool,
-        kv_pool_tokens: pool_tokens,
-        kv_pool_blocks: (pool_tokens / memory::BLOCK_TOKENS).floor(),
-        // vLLM's "Maximum concurrency": the pool over one request's blocks (a sliding layer's fewer).
-        max_concurrency: if per_request > 0.0 { pool_tokens * per_token / per_request } else { 0.0 },
+        kv_pool_tokens: memory::kv_pool_tokens(c),
+        kv_pool_blocks: blocks,
+        // vLLM's "Maximum concurrency": the pool's blocks over one request's (a sliding group's fewer).
+        max_concurrency: if request_blocks > 0.0 { blocks / request_blocks } else { 0.0 },
         fits: pool >= batch_kv,
         batch_kv_bytes: batch_kv,
         prefill_seconds: prefill,

@@ -399,7 +399,11 @@ fn Serving() -> impl IntoView {
             let th = |key: &'static str| ctx.t(key);
             let run = move || serving_words(ctx.lang.get(), r.row.model, r.row.query);
             view! {
-                <tr data-testid="serving-pool-row" data-error=r.error().to_string()>
+                <tr
+                    data-testid="serving-pool-row"
+                    data-error=r.error().to_string()
+                    data-concurrency-error=r.concurrency_error().to_string()
+                >
                     <th scope="row">
                         <span class="framework">"vLLM "{r.row.version}</span>" "
                         <a href=format!("?{}", r.row.query)>{run}</a>
@@ -410,6 +414,9 @@ fn Serving() -> impl IntoView {
                     </td>
                     <td class="num" data-label=th("validation-predicted")>{tokens(r.tokens)}</td>
                     <td class="num" class:warn=!r.within() data-label=th("validation-error")>{error_text(r.error())}</td>
+                    <td class="num" data-label=th("serving-pool-users-log")>{format!("{:.2}×", r.row.concurrency)}</td>
+                    <td class="num" data-label=th("serving-pool-users")>{format!("{:.2}×", r.concurrency)}</td>
+                    <td class="num" class:warn=!r.within() data-label=th("validation-error")>{error_text(r.concurrency_error())}</td>
                 </tr>
             }
         })
@@ -473,6 +480,9 @@ fn Serving() -> impl IntoView {
                     ("serving-validation-run", false),
                     ("serving-pool-log", true),
                     ("validation-predicted", true),
+                    ("validation-error", true),
+                    ("serving-pool-users-log", true),
+                    ("serving-pool-users", true),
                     ("validation-error", true),
                 ])}
                 <tbody>{pools}</tbody>
