@@ -74,7 +74,13 @@ cd "$(dirname "$0")/.."
 # cells labelled), the serving tab's replicas as cards with their format's name, 1.2 KiB (396.2 → 397.4).
 # 398 → 396 (review): the quantized files' median through validation::median instead of a
 # sort of its own (f64 sorting), and the session's other single sources, 2.0 KiB less (397.6 → 395.6).
-CEILING_KIB=${CEILING_KIB:-396}
+# 396 → 401 (issue 37): the KV pool grouped and padded as vLLM groups a model's layers, the
+# pool table's users at 8,192 tokens and the Gemma 2 rows, 1.9 KiB (395.6 → 397.5); hybrid
+# linear-attention layers (attention-every, linear-state, linear-conv and state-dtype with their
+# labels and controls, the state in the cache and in decode's reads, the engine's raised block,
+# Qwen3-Next-80B-A3B in the catalogue, the config.json's Gated DeltaNet and Mamba fields, the
+# training warning in both languages), 3.1 KiB (397.5 → 400.6).
+CEILING_KIB=${CEILING_KIB:-401}
 # The stable toolchain's fallback build is about 28 KiB larger (scripts/build.sh says so loudly).
 if [ "$(cat target/wasm-toolchain.txt 2>/dev/null)" = stable ]; then
   CEILING_KIB=$((CEILING_KIB + 30))

@@ -77,6 +77,10 @@ const GOLDEN: &[(&str, f64, f64)] = &[
     // Sliding windows change serving's cache, not training's memory here.
     ("sliding-window=4096", 142601641984.0, 1.26e22),
     ("sliding-window=1024&global-every=6", 142601641984.0, 1.26e22),
+    // Hybrid linear layers (issue 37) change serving's cache and state, not training's memory here.
+    ("attention-every=4&linear-state=786432&linear-conv=30720&state-dtype=fp32", 142601641984.0, 1.26e22),
+    ("state-dtype=bf16", 142601641984.0, 1.26e22),
+    ("state-dtype=fp16", 142601641984.0, 1.26e22),
     ("serve-tp=2&serve-pp=2", 142601641984.0, 1.26e22),
     ("prompt-tokens=4096&output-tokens=512", 142601641984.0, 1.26e22),
     ("mem-util=0.95&hbm-gbs=2000&serve-tflops=500", 142601641984.0, 1.26e22),
@@ -149,6 +153,7 @@ const GOLDEN: &[(&str, f64, f64)] = &[
     ("model=gemma-3-27b", 11455004413952.0, 4.86155948544e22),
     ("model=gpt-oss-20b", 473001784320.0, 7.535550528000001e21),
     ("model=gpt-oss-120b", 2076337198080.0, 1.0278798912000002e22),
+    ("model=qwen3-next-80b-a3b", 1352904978432.0, 6.9748729344e21),
     ("head-dim=128&layers=48&hidden=2048&heads=32&kv-heads=4&convention=megatron", 58148404378.0, 6.0977221632e21),
     ("fp8=none&model=llama-3-8b&convention=megatron", 200663794637.0, 1.83199408128e22),
     ("fp8=tensorwise&model=llama-3-8b&convention=megatron&dp=8&zero=1&gpu=h100-80gb", 120612718234.0, 1.83199408128e22),

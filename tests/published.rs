@@ -841,6 +841,39 @@ fn hugging_face_configs() {
         (Some("128"), Some("2"))
     );
     assert_eq!(value(&m, "params").as_deref(), Some("20907927360"), "the catalogue's gpt-oss-20b");
+    // Issue 37: hybrid models. Qwen3-Next-80B-A3B-Instruct (its config.json as transformers'
+    // Qwen3NextConfig documents it): one attention layer in four, Gated DeltaNet states of
+    // 32 value heads × 128 × 128 and a convolution of 3 × (2·16·128 + 32·128), in 16 bits.
+    let m = tmath::hf::read(QWEN3_NEXT).unwrap();
+    assert_eq!(value(&m, "attention-every").as_deref(), Some("4"));
+    assert_eq!(value(&m, "linear-state").as_deref(), Some("524288"));
+    assert_eq!(value(&m, "linear-conv").as_deref(), Some("24576"));
+    assert_eq!(value(&m, "state-dtype").as_deref(), Some("bf16"));
+    assert!(!m.unused.iter().any(|f| f.starts_with("linear_") || f == "full_attention_interval"), "{:?}", m.unused);
+    // Qwen3.5 nests its language model and says its state is float32; its layer_types place the attention.
+    let qwen35 = r#"{"architectures": ["Qwen3_5ForConditionalGeneration"], "model_type": "qwen3_5",
+      "text_config": {"hidden_size": 5120, "num_hidden_layers": 8, "num_attention_heads": 24,
+        "num_key_value_heads": 4, "head_dim": 256, "intermediate_size": 17408, "hidden_act": "silu",
+        "layer_types": ["linear_attention", "linear_attention", "linear_attention", "full_attention",
+          "linear_attention", "linear_attention", "linear_attention", "full_attention"],
+        "linear_num_key_heads": 16, "linear_num_value_heads": 48, "linear_key_head_dim": 128,
+        "linear_value_head_dim": 128, "linear_conv_kernel_dim": 4, "mamba_ssm_dtype": "float32",
+        "vocab_size": 248320}, "tie_word_embeddings": false}"#;
+    let m = tmath::hf::read(qwen35).unwrap();
+    assert_eq!(
+        ["attention-every", "linear-state", "linear-conv", "state-dtype"].map(|k| value(&m, k)),
+        [Some("4"), Some("786432"), Some("30720"), Some("fp32")].map(|v| v.map(String::from))
+    );
+    // Jamba-v0.1 (JambaConfig's defaults): one attention layer in eight, Mamba's d_inner = 2 × 4096
+    // with a state of 16 and a convolution of 4.
+    let jamba = r#"{"model_type": "jamba", "hidden_size": 4096, "num_hidden_layers": 32,
+      "num_attention_heads": 32, "num_key_value_heads": 8, "attn_layer_period": 8, "attn_layer_offset": 4,
+      "mamba_d_state": 16, "mamba_d_conv": 4, "mamba_expand": 2, "vocab_size": 65536}"#;
+    let m = tmath::hf::read(jamba).unwrap();
+    assert_eq!(
+        ["attention-every", "linear-state", "linear-conv"].map(|k| value(&m, k)),
+        [Some("8"), Some("131072"), Some("24576")].map(|v| v.map(String::from))
+    );
     // TheBloke's GPTQ: 4 bits in groups of 128.
     let gptq = r#"{"hidden_size": 4096, "num_hidden_layers": 32, "num_attention_heads": 32, "hidden_act": "silu",
       "quantization_config": {"bits": 4, "group_size": 128, "damp_percent": 0.1, "desc_act": false,
@@ -1545,4 +1578,55 @@ fn sliding_windows_hold_their_window() {
         eval(&[("model", "gemma-3-27b"), ("gpu", "h100-80gb"), ("prompt-tokens", "126976"), ("output-tokens", "4096")]);
     let full_length = s.serving.kv_pool_tokens / 131_072.0;
     assert!(s.serving.max_concurrency > 4.0 * full_length, "{} vs {full_length}", s.serving.max_concurrency);
+}
+
+/// Qwen/Qwen3-Next-80B-A3B-Instruct's config.json, as transformers' Qwen3NextConfig
+/// documents it (the fields the calculator reads and a few it does not).
+const QWEN3_NEXT: &str = r#"{"architectures": ["Qwen3NextForCausalLM"], "decoder_sparse_step": 1,
+  "full_attention_interval": 4, "head_dim": 256, "hidden_act": "silu", "hidden_size": 2048,
+  "intermediate_size": 5120, "linear_conv_kernel_dim": 4, "linear_key_head_dim": 128,
+  "linear_num_key_heads": 16, "linear_num_value_heads": 32, "linear_value_head_dim": 128,
+  "max_position_embeddings": 262144, "model_type": "qwen3_next", "moe_intermediate_size": 512,
+  "norm_topk_prob": true, "num_attention_heads": 16, "num_experts": 512, "num_experts_per_tok": 10,
+  "num_hidden_layers": 48, "num_key_value_heads": 2, "partial_rotary_factor": 0.25,
+  "rope_theta": 10000000, "shared_expert_intermediate_size": 512, "tie_word_embeddings": false,
+  "torch_dtype": "bfloat16", "vocab_size": 151936}"#;
+
+/// Issue 37: the hybrid catalogue model. Qwen3-Next-80B-A3B's count (79.67B, its
+/// tensors counted one by one) against what vLLM 0.10.2 loads at t = 2 (2 × 74.28 GiB);
+/// at 128k one request holds its 12 attention layers' cache and 36 fixed states, a
+/// tenth of what 48 attention layers would.
+#[test]
+fn hybrid_model_holds_a_fixed_state() {
+    let r = eval(&[("model", "qwen3-next-80b-a3b"), ("gpu", "h200"), ("inference-dtype", "bf16")]);
+    let loaded = 2.0 * 74.2812 * 1_073_741_824.0;
+    assert_close(r.config.params.get() * 2.0, loaded, 0.002, "Qwen3-Next's weights");
+    let c = &r.config;
+    assert_eq!((c.arch.attention_layers(), c.arch.linear_layers()), (12, 36));
+    // Per token: 2 · 12 · 2 · 256 · 2 bytes; per sequence: 36 × (524,288 + 24,576) × 2 bytes.
+    assert_eq!(tmath::memory::kv_bytes_per_token(c), 24_576.0);
+    assert_eq!(tmath::memory::state_bytes_per_sequence(c), 36.0 * 548_864.0 * 2.0);
+    let at = |n: &str| {
+        let r = eval(&[("model", "qwen3-next-80b-a3b"), ("context", n), ("kv-dtype", "bf16")]);
+        tmath::memory::kv_cache_bytes(&r.config).get()
+    };
+    let long = at("131072");
+    let every_layer = 2.0 * 48.0 * 2.0 * 256.0 * 2.0 * 131_072.0;
+    assert!(every_layer / long > 3.9 && every_layer / long < 4.0, "{}", every_layer / long);
+    // The state does not grow: twice the context, twice the attention layers' cache only.
+    assert_close(at("262144") - long, 24_576.0 * 131_072.0, 1e-12, "linear layers' state is fixed");
+    // A decode step reads and writes each sequence's state, a prefill writes it once.
+    let s = tmath::serving::memory::state_bytes_per_sequence_per_gpu(c);
+    assert_eq!(s, 36.0 * 548_864.0 * 2.0);
+    // Importing its config.json gives the same shape as the catalogue's.
+    let m = tmath::hf::read(QWEN3_NEXT).unwrap();
+    let mut from_config = tmath::Settings::default();
+    for (k, v, _) in &m.pairs {
+        from_config.set(k, v).unwrap();
+    }
+    let imported = from_config.resolve().unwrap();
+    assert_eq!(imported.arch.attention_layers(), 12);
+    assert_eq!(imported.arch.linear_state, c.arch.linear_state);
+    assert_eq!(imported.arch.linear_conv, c.arch.linear_conv);
+    assert!(r.warnings.iter().any(|w| w.code() == "linear-layers-training"), "{:?}", r.warnings);
 }

@@ -182,3 +182,35 @@ fn quantized_files_weigh_what_their_formats_say() {
     let c = tmath::link::config("model=llama-2-7b&inference-dtype=q4_k_m").unwrap();
     assert_eq!(tmath::serving::formats::weight_bytes(&c).round(), 4_080_263_168.0);
 }
+
+/// Hybrid models (issue 37): vLLM raises the attention's block so that its page
+/// holds a linear layer's state, and gives each linear group one block per
+/// request. Qwen3.5-27B (64 layers, every 4th attending with 4 KV heads of 256;
+/// Gated DeltaNet with 48 value heads and 16 key heads of 128, kernel 4, its
+/// state in fp32 as its config's `mamba_ssm_dtype` says): "Setting attention
+/// block size to 784 tokens" at t = 1 and t = 4 (vLLM 0.19.0, issues #40691 and
+/// #39774). #40691's log at `--max-model-len 32768`: "GPU KV cache size: 290,864
+/// tokens", "Maximum concurrency for 32,768 tokens per request: 33.04x", which
+/// 1,487 blocks in 4 groups of 16 layers give (371 × 784; 1,487 ÷ (42 + 3)).
+#[test]
+fn hybrid_blocks_as_vllm_sizes_them() {
+    use tmath::serving::memory::{kv_blocks_per_request, kv_groups, state_bytes_per_layer_per_gpu};
+    let qwen35 = "hidden=5120&layers=64&heads=24&kv-heads=4&head-dim=256&ffn=17408&vocab=248320&mlp=swiglu\
+        &tie-embeddings=0&attention-every=4&linear-state=786432&linear-conv=30720&state-dtype=fp32\
+        &inference-dtype=bf16&kv-dtype=bf16";
+    let c = tmath::link::config(qwen35).unwrap();
+    assert_eq!(state_bytes_per_layer_per_gpu(&c), 48.0 * 128.0 * 128.0 * 4.0 + 3.0 * 10_240.0 * 2.0);
+    let g = kv_groups(&c);
+    assert_eq!((g.block_tokens, g.group_size, g.full, g.linear), (784.0, 16.0, 1.0, 3.0));
+    assert_eq!(g.page_bytes, 784.0 * 4096.0);
+    assert_eq!(g.tokens_of(1487.0), 290_864.0);
+    let users = 1487.0 / kv_blocks_per_request(&c, 32_768.0);
+    assert_eq!(format!("{users:.2}"), "33.04");
+    let t4 = tmath::link::config(&format!("{qwen35}&serve-tp=4")).unwrap();
+    assert_eq!(kv_groups(&t4).block_tokens, 784.0);
+    // Qwen3-Next-80B-A3B at t = 2: 16·⌈548,864 / (16 × 1,024)⌉ = 544 tokens, the state's page padded by 1.49 %.
+    let next = tmath::link::config("model=qwen3-next-80b-a3b&serve-tp=2").unwrap();
+    let g = kv_groups(&next);
+    assert_eq!((g.block_tokens, g.group_size, g.full, g.linear), (544.0, 12.0, 1.0, 3.0));
+    assert_eq!(format!("{:.2}", 100.0 * (g.page_bytes / state_bytes_per_layer_per_gpu(&next) - 1.0)), "1.49");
+}

@@ -74,6 +74,17 @@ pub fn label(lang: Lang, k: K) -> &'static str {
         K::VHeadDim => ("MLA: value head dim", "MLA: 값 헤드 차원"),
         K::SlidingWindow => ("Sliding window W (0: none)", "슬라이딩 윈도우 W (0: 없음)"),
         K::GlobalEvery => ("Every k-th layer global (0: none)", "k번째 층마다 전체 어텐션 (0: 없음)"),
+        K::AttentionEvery => (
+            "Every k-th layer attends, the rest linear (0: all attend)",
+            "k번째 층마다 어텐션, 나머지는 선형 층 (0: 모두 어텐션)",
+        ),
+        K::LinearState => {
+            ("Linear layer's recurrent state per sequence (values)", "선형 층의 시퀀스당 순환 상태 (값 개수)")
+        }
+        K::LinearConv => {
+            ("Linear layer's convolution state per sequence (values)", "선형 층의 시퀀스당 합성곱 상태 (값 개수)")
+        }
+        K::StateDtype => ("Recurrent state's type", "순환 상태의 데이터 타입"),
         K::Tp => ("Tensor parallel t", "텐서 병렬 t"),
         K::Pp => ("Pipeline parallel p", "파이프라인 병렬 p"),
         K::Dp => ("Data parallel d", "데이터 병렬 d"),
@@ -649,23 +660,31 @@ pub fn serving_verdict(lang: Lang, c: &tmath::Config, s: &tmath::serving::Servin
 }
 
 /// Where decode turns compute-bound: at the requests' context and (Kipply's figure) at a short one.
+/// A hybrid model's linear layers read and write each sequence's state at any context: there
+/// even a short context may never turn compute-bound.
 pub fn serving_turn(lang: Lang, s: &tmath::serving::ServingReport) -> String {
-    let short = grouped_sig(s.crossover_batch);
     let at = s.crossover_batch_at_context;
+    let short = match (lang, s.crossover_batch.is_finite()) {
+        (Lang::En, true) => {
+            format!("at a short context, from batch {}, Kipply's crossover", grouped_sig(s.crossover_batch))
+        }
+        (Lang::En, false) => {
+            "at a short context too: each sequence's fixed state takes longer to read and write than its arithmetic"
+                .into()
+        }
+        (Lang::Ko, true) => format!("짧은 컨텍스트에서는 배치 {}, Kipply의 교차점", grouped_sig(s.crossover_batch)),
+        (Lang::Ko, false) => {
+            "짧은 컨텍스트에서도 마찬가지입니다: 시퀀스마다 고정된 상태를 읽고 쓰는 시간이 연산보다 깁니다".into()
+        }
+    };
     match (lang, at.is_finite()) {
-        (Lang::En, true) => format!(
-            "At this context it turns compute-bound from batch {} (from {short} at a short context, Kipply's crossover).",
-            grouped_sig(at)
-        ),
+        (Lang::En, true) => format!("At this context it turns compute-bound from batch {} ({short}).", grouped_sig(at)),
         (Lang::En, false) => format!(
-            "At this context no batch turns it compute-bound: each sequence's cache takes longer to read than its arithmetic (at a short context, from batch {short}, Kipply's crossover)."
+            "At this context no batch turns it compute-bound: each sequence's cache takes longer to read than its arithmetic ({short})."
         ),
-        (Lang::Ko, true) => format!(
-            "이 컨텍스트에서는 배치 {}부터 연산에 묶입니다(짧은 컨텍스트에서는 배치 {short}, Kipply의 교차점).",
-            grouped_sig(at)
-        ),
+        (Lang::Ko, true) => format!("이 컨텍스트에서는 배치 {}부터 연산에 묶입니다({short}).", grouped_sig(at)),
         (Lang::Ko, false) => format!(
-            "이 컨텍스트에서는 배치를 늘려도 연산에 묶이지 않습니다: 시퀀스마다 KV 캐시를 읽는 시간이 연산보다 깁니다(짧은 컨텍스트에서는 배치 {short}, Kipply의 교차점)."
+            "이 컨텍스트에서는 배치를 늘려도 연산에 묶이지 않습니다: 시퀀스마다 KV 캐시를 읽는 시간이 연산보다 깁니다({short})."
         ),
     }
 }
@@ -1021,7 +1040,7 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "serving-pool-title" => ("Serving: the KV cache's pool against vLLM's logs", "서빙: KV 캐시 풀과 vLLM 로그 비교"),
         "serving-pool-intro" => (
             "The tokens vLLM 0.19 prints at start (\"GPU KV cache size\") and the requests of 8,192 tokens it holds at once (\"Maximum concurrency\") beside this calculator's: the pool is mem-util × the memory CUDA reports − the weights − the profiled forward pass or sampler run, in blocks of 16 tokens of every layer in a group; a model with sliding layers groups them as vLLM does (padding included), and a sliding layer budgets its window less one plus a step's 8,192 batched tokens. Accepted: 5 % each.",
-            "vLLM 0.19가 시작할 때 로그에 출력하는 KV 캐시 토큰 수(\"GPU KV cache size\")와 8,192토큰 요청을 동시에 몇 개 담는지(\"Maximum concurrency\")를 이 계산기의 값과 나란히 보여 줍니다. 풀은 엔진이 쓰는 메모리 비율 × CUDA가 보고하는 메모리 − 가중치 − 프로파일링한 순전파와 샘플러 실행 중 큰 쪽이고, 그룹에 속한 모든 레이어의 16토큰을 한 블록으로 셉니다. 슬라이딩 레이어가 있는 모델은 vLLM처럼 레이어를 묶고(빈 레이어로 채우는 것까지), 슬라이딩 레이어는 윈도우보다 하나 적은 토큰에 한 스텝에 묶어 처리하는 8,192토큰을 더해 잡습니다. 허용: 건마다 5%.",
+            "vLLM 0.19가 시작할 때 로그에 출력하는 KV 캐시 토큰 수와 8,192토큰 요청을 동시에 몇 개 담는지를 이 계산기의 값과 나란히 보여 줍니다. 풀은 엔진이 쓰는 메모리 비율 × CUDA가 보고하는 메모리 − 가중치 − 프로파일링한 순전파와 샘플러 실행 중 큰 쪽이고, 그룹에 속한 모든 레이어의 16토큰을 한 블록으로 셉니다. 슬라이딩 레이어가 있는 모델은 vLLM처럼 레이어를 묶고(빈 레이어로 채우는 것까지), 슬라이딩 레이어는 윈도우보다 하나 적은 토큰에 한 스텝에 묶어 처리하는 8,192토큰을 더해 잡습니다. 허용: 건마다 5%.",
         ),
         "serving-pool-log" => ("tokens in the log", "로그의 토큰 수"),
         "serving-pool-users-log" => ("requests of 8,192 tokens, log", "8,192토큰 요청 수, 로그"),
@@ -1371,6 +1390,9 @@ pub fn warning(lang: Lang, w: &Warning) -> String {
                 .collect();
             format!("{model}의 {}은 이 계산에 들어 있지 않습니다", parts.join("과 "))
         }
+        Warning::LinearLayersTraining { linear } => format!(
+            "선형 층 {linear}개: 서빙은 고정된 상태를 세지만, 학습은 이 층들을 어텐션 층으로 셉니다(활성값과 FLOPs는 아직 모델링하지 않았습니다)"
+        ),
         Warning::ContextBeyondPositions { context, limit } => format!(
             "컨텍스트 {}토큰은 이 모델이 읽는 최대 컨텍스트 {}토큰을 넘습니다",
             tmath::units::group_thousands(&context.to_string()),

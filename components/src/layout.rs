@@ -83,6 +83,8 @@ pub static PAGE: &[Section] = &[
             &[K::Heads, K::Vocab],
             &[K::KvHeads, K::HeadDim],
             &[K::SlidingWindow, K::GlobalEvery],
+            &[K::AttentionEvery, K::StateDtype],
+            &[K::LinearState, K::LinearConv],
             &[K::Ffn],
             &[K::Mlp],
             &[K::TieEmbeddings],

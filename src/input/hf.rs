@@ -420,6 +420,63 @@ pub fn read(text: &str) -> Result<Mapped, HfError> {
         };
         pairs.push(("global-every", every.to_string(), from));
     }
+    // Hybrid models: which layers attend, and a linear layer's state. Qwen3-Next and
+    // Qwen3.5 (transformers' Qwen3NextConfig): `full_attention_interval` or `layer_types`
+    // of "linear_attention" and "full_attention", Gated DeltaNet heads of
+    // `linear_*_head_dim`, its convolution over q, k and v of `linear_conv_kernel_dim`,
+    // the recurrent state in `mamba_ssm_dtype` (Qwen3.5: float32) else 16 bits.
+    // Jamba (JambaConfig): one attention layer in `attn_layer_period`, Mamba layers of
+    // d_inner = `mamba_expand`·h with `mamba_d_state` and `mamba_d_conv`.
+    let num = |name: &str| match get(name) {
+        Some(Json::Num(x)) if *x >= 0.0 => Some(*x as u64),
+        _ => None,
+    };
+    let linear_types = match get("layer_types") {
+        Some(Json::Strings(types)) if types.iter().any(|t| t == "linear_attention") => {
+            types.iter().position(|t| t == "full_attention").map(|i| (i as u64 + 1, "layer_types"))
+        }
+        _ => None,
+    };
+    let every = linear_types
+        .or_else(|| num("full_attention_interval").map(|k| (k, "full_attention_interval")))
+        .or_else(|| num("attn_layer_period").map(|k| (k, "attn_layer_period")));
+    let hidden = num("hidden_size");
+    let state = match (num("linear_num_value_heads"), num("linear_key_head_dim"), num("linear_value_head_dim")) {
+        (Some(hv), Some(dk), Some(dv)) => {
+            let conv_width = 2 * num("linear_num_key_heads").unwrap_or(hv) * dk + hv * dv;
+            let kernel = num("linear_conv_kernel_dim").unwrap_or(4);
+            used.extend([
+                "linear_num_value_heads",
+                "linear_num_key_heads",
+                "linear_key_head_dim",
+                "linear_value_head_dim",
+                "linear_conv_kernel_dim",
+            ]);
+            Some((hv * dk * dv, kernel.saturating_sub(1) * conv_width, "linear_num_value_heads"))
+        }
+        _ => match (num("mamba_d_state"), num("mamba_expand"), hidden) {
+            (Some(d_state), Some(expand), Some(h)) => {
+                used.extend(["mamba_d_state", "mamba_expand", "mamba_d_conv"]);
+                let d_inner = expand * h;
+                Some((d_inner * d_state, num("mamba_d_conv").unwrap_or(4).saturating_sub(1) * d_inner, "mamba_d_state"))
+            }
+            _ => None,
+        },
+    };
+    if let (Some((k, from)), Some((values, conv, state_from))) = (every, state) {
+        used.extend([from, "attn_layer_offset"]);
+        pairs.push(("attention-every", k.to_string(), field_name(from)));
+        pairs.push(("linear-state", values.to_string(), field_name(state_from)));
+        pairs.push(("linear-conv", conv.to_string(), String::new()));
+        let fp32 = text_of("mamba_ssm_dtype") == "float32";
+        let from = if get("mamba_ssm_dtype").is_some() {
+            used.push("mamba_ssm_dtype");
+            field_name("mamba_ssm_dtype")
+        } else {
+            String::new()
+        };
+        pairs.push(("state-dtype", (if fp32 { "fp32" } else { "bf16" }).into(), from));
+    }
     // A quantized checkpoint says its format in `quantization_config` (transformers'
     // quantizers: GPTQ and AWQ with bits and group size, gpt-oss's MXFP4, FP8,
     // ModelOpt's NVFP4): that, not torch_dtype (the unquantized tensors'), is the weights'.

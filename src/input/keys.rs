@@ -524,6 +524,42 @@ key_table! {
             set: |s, v| s.global_every = Some(v.whole()),
         },
     },
+    AttentionEvery => Key {
+        name: "attention-every", aliases: &[], kind: whole(0, 1_000_000),
+        help: help!("hybrid models: every k-th layer attends with a KV cache, the others are linear layers with a fixed state per sequence (0: every layer attends; Qwen3-Next, Qwen3.5: 4; Jamba: 8)"),
+        access: Access::Calc {
+            get: |s| s.attention_every.map(|x| Value::Num(x as f64)),
+            shown: None,
+            set: |s, v| s.attention_every = Some(v.whole()),
+        },
+    },
+    LinearState => Key {
+        name: "linear-state", aliases: &[], kind: whole(0, 1_000_000_000_000),
+        help: help!("hybrid models: a linear layer's recurrent state per sequence, in values (Gated DeltaNet: value heads × key dim × value dim; Mamba: d_inner × d_state)"),
+        access: Access::Calc {
+            get: |s| s.linear_state.map(|x| Value::Num(x as f64)),
+            shown: None,
+            set: |s, v| s.linear_state = Some(v.whole()),
+        },
+    },
+    LinearConv => Key {
+        name: "linear-conv", aliases: &[], kind: whole(0, 1_000_000_000_000),
+        help: help!("hybrid models: a linear layer's convolution state per sequence, in values ((kernel − 1) × the convolved width)"),
+        access: Access::Calc {
+            get: |s| s.linear_conv.map(|x| Value::Num(x as f64)),
+            shown: None,
+            set: |s, v| s.linear_conv = Some(v.whole()),
+        },
+    },
+    StateDtype => Key {
+        name: "state-dtype", aliases: &[], kind: Kind::Choice(StateDtype::names),
+        help: help!("hybrid models: the recurrent state's type (Qwen3.5: fp32; Qwen3-Next, Jamba: bf16)"),
+        access: Access::Calc {
+            get: |s| s.state_dtype.and_then(|x| word(x.as_str())),
+            shown: None,
+            set: |s, v| s.state_dtype = StateDtype::parse(v.text()).or(s.state_dtype),
+        },
+    },
     Etp => Key {
         name: "etp", aliases: &[], kind: whole(1, 1_000_000),
         help: help!("expert tensor parallelism: each routed expert split over etp ranks (default t)"),

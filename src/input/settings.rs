@@ -48,6 +48,10 @@ pub struct Settings {
     pub v_head_dim: Option<u64>,
     pub sliding_window: Option<u64>,
     pub global_every: Option<u64>,
+    pub attention_every: Option<u64>,
+    pub linear_state: Option<u64>,
+    pub linear_conv: Option<u64>,
+    pub state_dtype: Option<crate::arch::StateDtype>,
     pub tp: u64,
     pub pp: u64,
     pub cp: u64,
@@ -182,6 +186,10 @@ impl Default for Settings {
             v_head_dim: None,
             sliding_window: None,
             global_every: None,
+            attention_every: None,
+            linear_state: None,
+            linear_conv: None,
+            state_dtype: None,
             tp: 1,
             pp: 1,
             cp: 1,
@@ -380,6 +388,12 @@ impl Settings {
         self.v_head_dim = mla.then_some(a.mla.v_head_dim);
         self.sliding_window = (a.sliding_window > 0).then_some(a.sliding_window);
         self.global_every = (a.sliding_window > 0).then_some(a.global_every);
+        // A model without linear layers leaves the hybrid keys unset.
+        let hybrid = a.attention_every > 0;
+        self.attention_every = hybrid.then_some(a.attention_every);
+        self.linear_state = hybrid.then_some(a.linear_state);
+        self.linear_conv = hybrid.then_some(a.linear_conv);
+        self.state_dtype = hybrid.then_some(a.state_dtype);
         self.seq_len = Some(model.seq_len);
         self.max_positions = Some(model.max_positions);
         self
@@ -455,6 +469,10 @@ impl Settings {
             },
             sliding_window: self.sliding_window.unwrap_or(0),
             global_every: self.global_every.unwrap_or(0),
+            attention_every: self.attention_every.unwrap_or(0),
+            linear_state: self.linear_state.unwrap_or(0),
+            linear_conv: self.linear_conv.unwrap_or(0),
+            state_dtype: self.state_dtype.unwrap_or(gpt.state_dtype),
             ..gpt
         }
     }
@@ -580,7 +598,8 @@ impl Settings {
         if !arch.tp_divides().is_multiple_of(tp) && arch.heads.is_multiple_of(arch.kv_heads.max(1)) {
             return Err(ConfigError::TpNotDividingKvHeads { tp, kv_heads: arch.kv_heads });
         }
-        if !arch.hidden.is_multiple_of(arch.heads) {
+        // A head's width is h/a unless given (Qwen3.5-27B: 24 heads of 256 on a hidden of 5,120).
+        if arch.head_dim == 0 && !arch.mla.is_on() && !arch.hidden.is_multiple_of(arch.heads) {
             return Err(ConfigError::HeadsNotDividingHidden { hidden: arch.hidden, heads: arch.heads });
         }
         if !arch.heads.is_multiple_of(arch.kv_heads) {

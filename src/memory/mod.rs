@@ -40,21 +40,34 @@ pub fn inference_memory(params: Params, dtype: InferenceDtype) -> Bytes {
 /// The KV cache when serving: keys and values of every layer for every token
 /// of every sequence, 2·L·k·d_head·context·batch·bytes(kv-dtype), with k the
 /// key/value heads (GQA) and d_head (h/a unless given); a sliding layer holds
-/// at most its window's W tokens ([`crate::arch::Architecture::attended_tokens`]).
+/// at most its window's W tokens ([`crate::arch::Architecture::attended_tokens`]);
+/// a hybrid model's linear layers keep their fixed state per sequence instead
+/// ([`state_bytes_per_sequence`]).
 pub fn kv_cache_bytes(c: &Config) -> Bytes {
-    Bytes(kv_bytes_per_token(c) * c.arch.attended_tokens(c.serving.context as f64) * c.serving.batch as f64)
+    let per_sequence =
+        kv_bytes_per_token(c) * c.arch.attended_tokens(c.serving.context as f64) + state_bytes_per_sequence(c);
+    Bytes(per_sequence * c.serving.batch as f64)
 }
 
-/// The cache's bytes per token of one sequence: 2·L·k·d_head·bytes(kv-dtype);
-/// with multi-head latent attention, the latent and the shared rotary key,
+/// The cache's bytes per token of one sequence: 2·L·k·d_head·bytes(kv-dtype),
+/// L the layers that attend (a hybrid model's linear layers keep none); with
+/// multi-head latent attention, the latent and the shared rotary key,
 /// L·(r_kv + d_R)·bytes (DeepSeek-V2 §2.1.2: "only … need to be cached").
 pub fn kv_bytes_per_token(c: &Config) -> f64 {
     let a = c.arch;
+    let layers = a.attention_layers() as f64;
     if a.mla.is_on() {
-        return a.layers as f64 * (a.mla.kv_lora_rank + a.mla.qk_rope_head_dim) as f64 * c.serving.kv_dtype.bytes();
+        return layers * (a.mla.kv_lora_rank + a.mla.qk_rope_head_dim) as f64 * c.serving.kv_dtype.bytes();
     }
     let d_head = a.d_head();
-    2.0 * a.layers as f64 * a.kv_heads as f64 * d_head * c.serving.kv_dtype.bytes()
+    2.0 * layers * a.kv_heads as f64 * d_head * c.serving.kv_dtype.bytes()
+}
+
+/// A hybrid model's linear layers' state for one sequence, whatever its
+/// length: each layer's recurrent state in its type and its convolution's in
+/// 16 bits ([`crate::arch::Architecture::linear_state_bytes`]).
+pub fn state_bytes_per_sequence(c: &Config) -> f64 {
+    c.arch.linear_layers() as f64 * c.arch.linear_state_bytes(2.0)
 }
 
 /// Serving memory beyond the article's rule: the weights in the inference
@@ -68,13 +81,18 @@ pub fn inference_total_bytes(c: &Config) -> Bytes {
 /// cache grows past the window on the global layers alone; with every layer
 /// sliding and the window's cache fitting, no context is too long for memory.
 pub fn max_context_tokens(c: &Config) -> u64 {
-    let room = c.system.gpu_mem_bytes - crate::serving::formats::weight_bytes(c);
+    let states = state_bytes_per_sequence(c) * c.serving.batch as f64;
+    let room = c.system.gpu_mem_bytes - crate::serving::formats::weight_bytes(c) - states;
     let a = c.arch;
-    let layers = a.layers.max(1) as f64;
+    let layers = a.attention_layers().max(1) as f64;
     // Bytes of one token on one layer, for the batch.
     let per_layer_token = kv_bytes_per_token(c) / layers * c.serving.batch as f64;
-    if room <= 0.0 || per_layer_token <= 0.0 {
+    if room <= 0.0 {
         return 0;
+    }
+    if per_layer_token <= 0.0 {
+        // No layer keeps a KV cache (every layer linear): no context is too long for memory.
+        return 1e15 as u64;
     }
     let budget = room / per_layer_token; // layer-tokens
     let (g, w) = (a.global_layers() as f64, a.sliding_window as f64);

@@ -17,6 +17,27 @@ choice!(
     }
 );
 
+choice!(
+    /// The type a linear-attention or state-space layer keeps its recurrent
+    /// state in (vLLM's `--mamba-ssm-cache-dtype`; Qwen3.5's config.json
+    /// `mamba_ssm_dtype`: float32; Qwen3-Next and Jamba: the model's 16 bits).
+    StateDtype {
+        Fp32 = "fp32",
+        Bf16 = "bf16",
+        Fp16 = "fp16",
+    }
+);
+
+impl StateDtype {
+    /// Bytes per value of the state.
+    pub fn bytes(self) -> f64 {
+        match self {
+            StateDtype::Fp32 => 4.0,
+            StateDtype::Bf16 | StateDtype::Fp16 => 2.0,
+        }
+    }
+}
+
 /// Transformer shape: the article's L, h, a, V, and the refinements of today's
 /// models (GQA, the MLP's width and form, untied embeddings, experts). The
 /// article's formulas read only L, h, a, V; the exact parameter count reads all.
@@ -57,6 +78,22 @@ pub struct Architecture {
     /// With a window, every k-th layer attends globally (Gemma 3: 6, five sliding
     /// layers then one global; gpt-oss: 2, alternating); 0: every layer slides (Mistral 7B v0.1).
     pub global_every: u64,
+    /// Hybrid models: every k-th layer attends and keeps a KV cache, the others
+    /// are linear-attention or state-space layers that keep a fixed state per
+    /// sequence instead (Qwen3-Next and Qwen3.5: 4, three Gated DeltaNet layers
+    /// to one of attention; Jamba: 8, Mamba layers); 0: every layer attends.
+    pub attention_every: u64,
+    /// A linear layer's recurrent state per sequence, in values: Gated DeltaNet's
+    /// value heads × key dim × value dim (Yang et al. 2024, "Gated Delta
+    /// Networks", §3: one d_k × d_v matrix per head; vLLM's
+    /// `gated_delta_net_state_shape`), Mamba's d_inner × d_state (Gu & Dao 2023, §3.2).
+    pub linear_state: u64,
+    /// Its short causal convolution's state per sequence, in values: (kernel − 1)
+    /// × the convolved width (Gated DeltaNet: 2·H_k·d_k + H_v·d_v, q, k and v;
+    /// Mamba: d_inner), kept in the activations' 16 bits.
+    pub linear_conv: u64,
+    /// The type of the recurrent state.
+    pub state_dtype: StateDtype,
 }
 
 /// Multi-head latent attention's shape (DeepSeek-AI 2024, DeepSeek-V2 §2.1):
@@ -100,6 +137,10 @@ impl Architecture {
             mla: Mla { kv_lora_rank: 0, q_lora_rank: 0, qk_head_dim: 0, qk_rope_head_dim: 0, v_head_dim: 0 },
             sliding_window: 0,
             global_every: 0,
+            attention_every: 0,
+            linear_state: 0,
+            linear_conv: 0,
+            state_dtype: StateDtype::Bf16,
         }
     }
 
@@ -275,31 +316,50 @@ impl Architecture {
         Params(self.embedding_params().get() + h * (2.0 * self.layers as f64 + 1.0 + 5.0 * self.mtp_layers as f64))
     }
 
-    /// The layers that attend to the whole context: every layer without a
-    /// window; with one, every `global_every`-th (layers k−1, 2k−1, …, as Gemma
-    /// 3's and gpt-oss's layer types place them), none when it is 0.
+    /// The layers that attend and keep a KV cache: every layer, or in a hybrid
+    /// model every `attention_every`-th (Qwen3-Next's `full_attention_interval`,
+    /// layers k−1, 2k−1, …).
+    pub fn attention_layers(self) -> u64 {
+        self.layers.checked_div(self.attention_every).unwrap_or(self.layers)
+    }
+
+    /// The linear-attention or state-space layers of a hybrid model (0 otherwise).
+    pub fn linear_layers(self) -> u64 {
+        self.layers - self.attention_layers()
+    }
+
+    /// Bytes of one linear layer's state for one sequence: the recurrent state
+    /// in its type, the convolution's in the activations' `conv_bytes`.
+    pub fn linear_state_bytes(self, conv_bytes: f64) -> f64 {
+        self.linear_state as f64 * self.state_dtype.bytes() + self.linear_conv as f64 * conv_bytes
+    }
+
+    /// The layers that attend to the whole context: every attending layer
+    /// without a window; with one, every `global_every`-th (layers k−1, 2k−1,
+    /// …, as Gemma 3's and gpt-oss's layer types place them), none when it is 0.
     pub fn global_layers(self) -> u64 {
         if self.sliding_window == 0 {
-            self.layers
+            self.attention_layers()
         } else {
-            self.layers.checked_div(self.global_every).unwrap_or(0)
+            self.attention_layers().checked_div(self.global_every).unwrap_or(0)
         }
     }
 
-    /// Tokens a layer holds and attends to, on average over the layers, when a
-    /// sequence is `n` tokens long: n on a global layer, min(n, W) on a sliding one.
+    /// Tokens an attending layer holds and attends to, on average over those
+    /// layers, when a sequence is `n` tokens long: n on a global layer, min(n,
+    /// W) on a sliding one.
     pub fn attended_tokens(self, n: f64) -> f64 {
-        let l = self.layers.max(1) as f64;
+        let l = self.attention_layers().max(1) as f64;
         let g = self.global_layers() as f64;
         let w = self.sliding_window as f64;
         (g * n + (l - g) * n.min(w)) / l
     }
 
-    /// Query–key pairs a causal layer computes over a prompt of `n` tokens, on
-    /// average over the layers: n²/2 on a global layer, and on a sliding one
-    /// n²/2 up to the window, then W per token (W·n − W²/2).
+    /// Query–key pairs an attending layer computes over a prompt of `n` tokens,
+    /// on average over those layers: n²/2 on a global layer, and on a sliding
+    /// one n²/2 up to the window, then W per token (W·n − W²/2).
     pub fn causal_pairs(self, n: f64) -> f64 {
-        let l = self.layers.max(1) as f64;
+        let l = self.attention_layers().max(1) as f64;
         let g = self.global_layers() as f64;
         let w = self.sliding_window as f64;
         let sliding = if n <= w { n * n / 2.0 } else { w * n - w * w / 2.0 };

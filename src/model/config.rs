@@ -1,7 +1,7 @@
 //! The validated configuration every formula takes, and its enums.
 
 use crate::catalog::{Gpu, Model};
-pub use crate::model::arch::{Architecture, Mla, Mlp};
+pub use crate::model::arch::{Architecture, Mla, Mlp, StateDtype};
 use crate::units::{Params, Tokens};
 use serde::Serialize;
 

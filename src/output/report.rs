@@ -55,6 +55,10 @@ pub enum Warning {
     OffloadSlower,
     /// The context served is beyond the model's position limit.
     ContextBeyondPositions { context: u64, limit: u64 },
+    /// A hybrid model's linear layers (`attention-every`): serving counts their
+    /// state, training counts them as attention layers (their activations and
+    /// FLOPs are not modelled yet).
+    LinearLayersTraining { linear: u64 },
     /// Beside C/(N·τ), the pipeline bubble and the communication compute does
     /// not hide add more than 10 % to a step (the step-time model, [`crate::step`]).
     StepOverhead { bubble: f64, comm: f64 },
@@ -102,6 +106,7 @@ impl Warning {
             Warning::CpuMemory { .. } => &[Zero, Memory, Planner],
             Warning::OffloadSlower => &[Compute, Memory],
             Warning::ContextBeyondPositions { .. } => &[Inference],
+            Warning::LinearLayersTraining { .. } => &[Memory, Activations, Compute, ThreeD, Sweeps, Planner],
             Warning::NotModelled { .. } => &[Memory, ModelStates, Activations, Inference, ThreeD, Sweeps, Planner],
         }
     }
@@ -133,6 +138,7 @@ impl Warning {
             Warning::CpuMemory { .. } => "cpu-memory",
             Warning::OffloadSlower => "offload-slower",
             Warning::ContextBeyondPositions { .. } => "context-beyond-positions",
+            Warning::LinearLayersTraining { .. } => "linear-layers-training",
             Warning::NotModelled { .. } => "not-modelled",
         }
     }
@@ -157,6 +163,7 @@ impl Warning {
             Warning::CpuMemory { .. } => K::CpuMem,
             Warning::OffloadSlower => K::Offload,
             Warning::ContextBeyondPositions { .. } => K::Context,
+            Warning::LinearLayersTraining { .. } => K::AttentionEvery,
             Warning::NotModelled { .. } => K::Model,
         }
     }
@@ -230,6 +237,10 @@ impl fmt::Display for Warning {
                 let parts: Vec<&str> = parts.iter().map(|p| p.english()).collect();
                 write!(f, "{model}: the figures leave out {}", parts.join(" and "))
             }
+            Warning::LinearLayersTraining { linear } => write!(
+                f,
+                "its {linear} linear layers: serving counts their fixed state; training counts them as attention layers (their activations and FLOPs are not modelled yet)"
+            ),
             Warning::ContextBeyondPositions { context, limit } => write!(
                 f,
                 "a context of {} tokens is beyond the model's {} positions (max-position-embeddings)",
@@ -496,6 +507,9 @@ pub fn warnings(
             w.push(Warning::NotModelled { model: model.label, parts });
         }
     }
+    if c.arch.linear_layers() > 0 {
+        w.push(Warning::LinearLayersTraining { linear: c.arch.linear_layers() });
+    }
     if let Some(limit) = c.serving.max_positions.filter(|&l| c.serving.context > l) {
         w.push(Warning::ContextBeyondPositions { context: c.serving.context, limit });
     }
@@ -579,7 +593,7 @@ impl Serialize for Report {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let c = &self.config;
         let m = &self.per_gpu;
-        let mut o = s.serialize_struct("Report", 111)?;
+        let mut o = s.serialize_struct("Report", 115)?;
         o.serialize_field("params", &p(c.params))?;
         o.serialize_field("active_params", &p(c.active_params))?;
         o.serialize_field("tokens", &c.tokens.get())?;
@@ -709,6 +723,10 @@ impl Serialize for Report {
         o.serialize_field("v_head_dim", &a.mla.v_head_dim)?;
         o.serialize_field("sliding_window", &a.sliding_window)?;
         o.serialize_field("global_every", &a.global_every)?;
+        o.serialize_field("attention_every", &a.attention_every)?;
+        o.serialize_field("linear_state", &a.linear_state)?;
+        o.serialize_field("linear_conv", &a.linear_conv)?;
+        o.serialize_field("state_dtype", &a.state_dtype)?;
         o.end()
     }
 }

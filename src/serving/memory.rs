@@ -13,6 +13,39 @@ pub fn stage_layers(c: &Config) -> f64 {
     c.arch.layers.div_ceil(c.serving.serve_pp.max(1)) as f64
 }
 
+/// Layers with a KV cache on the busiest stage: ⌈attending layers/serve-pp⌉.
+pub fn stage_attention_layers(c: &Config) -> f64 {
+    c.arch.attention_layers().div_ceil(c.serving.serve_pp.max(1)) as f64
+}
+
+/// Linear-attention or state-space layers on the busiest stage (hybrid models).
+pub fn stage_linear_layers(c: &Config) -> f64 {
+    c.arch.linear_layers().div_ceil(c.serving.serve_pp.max(1)) as f64
+}
+
+/// Bytes of one value of the activations: the convolution states' type.
+fn activation_bytes(c: &Config) -> f64 {
+    if c.serving.inference_dtype == crate::config::InferenceDtype::Fp32 {
+        4.0
+    } else {
+        2.0
+    }
+}
+
+/// One linear layer's state for one sequence on one GPU: its recurrent and
+/// convolution states ([`crate::arch::Architecture::linear_state_bytes`]),
+/// split over the tensor ranks with the heads (vLLM's
+/// `MambaStateShapeCalculator`: H_v/t value heads, the convolved width /t).
+pub fn state_bytes_per_layer_per_gpu(c: &Config) -> f64 {
+    c.arch.linear_state_bytes(activation_bytes(c)) / c.serving.serve_tp.max(1) as f64
+}
+
+/// A sequence's fixed state on one GPU: every linear layer's on the busiest
+/// stage. It does not grow with the context.
+pub fn state_bytes_per_sequence_per_gpu(c: &Config) -> f64 {
+    stage_linear_layers(c) * state_bytes_per_layer_per_gpu(c)
+}
+
 /// The weights one GPU holds: the model's in its format ([`formats::weight_bytes`]:
 /// P·bytes, or a quantized file's tensors) ÷ (serve-tp · serve-pp). Tensor
 /// parallelism splits every matrix (Megatron-style column and row splits, the
@@ -27,11 +60,12 @@ pub fn weight_bytes_per_gpu(c: &Config) -> f64 {
 /// replicated beyond (t > k: each rank keeps one, vLLM's and TensorRT-LLM's
 /// rule). Multi-head latent attention keeps its latent and rotary key,
 /// (r_kv + d_R) per layer, whole on every rank (DeepSeek-V2 §2.1.2).
-/// Llama 3 70B in fp16: 327,680 bytes; at serve-tp 8 and 16, 40,960.
+/// Llama 3 70B in fp16: 327,680 bytes; at serve-tp 8 and 16, 40,960. A hybrid
+/// model's linear layers keep no KV cache: only its attending layers count.
 pub fn kv_bytes_per_token_per_gpu(c: &Config) -> f64 {
     let a = c.arch;
     let bytes = c.serving.kv_dtype.bytes();
-    let layers = stage_layers(c);
+    let layers = stage_attention_layers(c);
     if a.mla.is_on() {
         return layers * (a.mla.kv_lora_rank + a.mla.qk_rope_head_dim) as f64 * bytes;
     }
@@ -122,8 +156,15 @@ pub fn engine_total_bytes(c: &Config) -> f64 {
 /// fewer kind's count; the larger one's where it is under 1.5× the fewer),
 /// the last group of a kind padded with empty layers ("Add 8 padding layers"
 /// for Gemma 3 27B: 10 global, 52 sliding in 6 groups of 10). Every group
-/// draws on one pool of blocks; a block is `group_size` pages of 16 tokens.
-/// A model whose layers all keep every token is one group of its layers.
+/// draws on one pool of blocks; a block is `group_size` pages. A model whose
+/// layers all keep every token is one group of its layers.
+///
+/// A hybrid model's linear layers keep one page per sequence, their state; so
+/// that every page is the same size, vLLM raises the attention's block from
+/// 16 tokens to the fewest multiple of 16 whose page holds a state, and pads
+/// the state's page to it (`HybridAttentionMambaModelConfig.verify_and_update_config`,
+/// vllm/model_executor/models/config.py, v0.10–v0.19: "Setting attention block
+/// size to 784 tokens" for Qwen3.5-27B).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct KvGroups {
     /// Layers behind one block, padding included.
@@ -132,43 +173,69 @@ pub struct KvGroups {
     pub full: f64,
     /// Groups of sliding layers.
     pub sliding: f64,
-    /// One layer's page: 16 tokens of its KV cache on one GPU, bytes.
+    /// Groups of linear layers (one block per sequence each).
+    pub linear: f64,
+    /// Tokens of an attending layer's page: 16, or more beside linear layers.
+    pub block_tokens: f64,
+    /// One layer's page on one GPU, bytes.
     pub page_bytes: f64,
 }
 
 impl KvGroups {
     pub fn groups(&self) -> f64 {
-        self.full + self.sliding
+        self.full + self.sliding + self.linear
+    }
+
+    /// The tokens vLLM logs for a pool of `blocks` ([`kv_pool_tokens`]).
+    pub fn tokens_of(&self, blocks: f64) -> f64 {
+        (blocks / self.groups().max(1.0)).floor() * self.block_tokens
     }
 }
 
 /// The KV-cache groups of the busiest pipeline stage ([`KvGroups`]).
 pub fn kv_groups(c: &Config) -> KvGroups {
     let a = c.arch;
-    let layers = stage_layers(c);
-    let page_bytes = BLOCK_TOKENS * kv_bytes_per_token_per_gpu(c) / layers.max(1.0);
+    let attending = stage_attention_layers(c);
+    let per_token = if attending > 0.0 { kv_bytes_per_token_per_gpu(c) / attending } else { 0.0 };
     let pp = c.serving.serve_pp.max(1);
     let global = a.global_layers().div_ceil(pp) as f64;
-    let sliding = if a.sliding_window == 0 { 0.0 } else { (layers - global).max(0.0) };
-    let kinds = [global, sliding];
+    let sliding = if a.sliding_window == 0 { 0.0 } else { (attending - global).max(0.0) };
+    let linear = stage_linear_layers(c);
+    let state = state_bytes_per_layer_per_gpu(c);
+    let block_tokens = if linear > 0.0 && per_token > 0.0 {
+        BLOCK_TOKENS * (state / (BLOCK_TOKENS * per_token)).ceil().max(1.0)
+    } else {
+        BLOCK_TOKENS
+    };
+    let page_bytes = if per_token > 0.0 { block_tokens * per_token } else { state };
+    let kinds = [global, sliding, linear];
     let present = || kinds.into_iter().filter(|&n| n > 0.0);
     let fewest = present().fold(f64::INFINITY, f64::min);
     let most = present().fold(0.0, f64::max);
     let group_size = if most < 1.5 * fewest { most } else { fewest };
     let groups = |n: f64| if n > 0.0 { (n / group_size).ceil() } else { 0.0 };
-    KvGroups { group_size: group_size.max(1.0), full: groups(global), sliding: groups(sliding), page_bytes }
+    KvGroups {
+        group_size: group_size.max(1.0),
+        full: groups(global),
+        sliding: groups(sliding),
+        linear: groups(linear),
+        block_tokens,
+        page_bytes,
+    }
 }
 
 /// The blocks one request of `tokens` holds, as vLLM's hybrid cache manager
 /// budgets it (`max_memory_usage_bytes` of each group's spec,
-/// vllm/v1/kv_cache_interface.py): ⌈tokens/16⌉ in a group that keeps every
+/// vllm/v1/kv_cache_interface.py): ⌈tokens/block⌉ in a group that keeps every
 /// token; in a sliding group the window less one and a step's batched tokens
-/// (the profiled [`profile_tokens`]) at most, and one block more.
+/// (the profiled [`profile_tokens`]) at most, and one block more; one block in
+/// a group of linear layers (prefix caching off, vLLM's default for hybrid
+/// models: `mamba_cache_mode` "none").
 pub fn kv_blocks_per_request(c: &Config, tokens: f64) -> f64 {
     let g = kv_groups(c);
-    let full = (tokens / BLOCK_TOKENS).ceil();
+    let full = (tokens / g.block_tokens).ceil();
     let window = (c.arch.sliding_window as f64 - 1.0 + profile_tokens(c) as f64).min(tokens);
-    g.full * full + g.sliding * ((window / BLOCK_TOKENS).ceil() + 1.0)
+    g.full * full + g.sliding * ((window / g.block_tokens).ceil() + 1.0) + g.linear
 }
 
 /// The KV cache one request of `tokens` holds on one GPU: its blocks
@@ -190,10 +257,11 @@ pub fn kv_pool_blocks(c: &Config) -> f64 {
 
 /// The tokens vLLM logs for the pool ("GPU KV cache size: N tokens",
 /// `_report_kv_cache_config`): the blocks shared out evenly over the groups,
-/// 16 tokens each. For a sliding model a request holds fewer blocks in its
-/// sliding groups than this suggests: the users are [`kv_blocks_per_request`]'s.
+/// a block's tokens each (v0.10–v0.19; v0.20 prints the users × the model's
+/// length instead, vLLM PR #41069). A sliding or hybrid model's request holds
+/// fewer blocks than this suggests: the users are [`kv_blocks_per_request`]'s.
 pub fn kv_pool_tokens(c: &Config) -> f64 {
-    (kv_pool_blocks(c) / kv_groups(c).groups().max(1.0)).floor() * BLOCK_TOKENS
+    kv_groups(c).tokens_of(kv_pool_blocks(c))
 }
 
 /// The KV cache's pool on one GPU: mem-util × the memory CUDA reports − the

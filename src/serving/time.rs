@@ -12,7 +12,10 @@
 //! makes it wait for the host's work between steps (`host-ms`).
 
 use super::formats;
-use super::memory::{kv_bytes_per_token_per_gpu, stage_layers, weight_bytes_per_gpu};
+use super::memory::{
+    kv_bytes_per_token_per_gpu, stage_attention_layers, stage_layers, stage_linear_layers,
+    state_bytes_per_sequence_per_gpu, weight_bytes_per_gpu,
+};
 use super::Bound;
 use crate::config::Config;
 use serde::Serialize;
@@ -211,11 +214,14 @@ pub fn decode_step(c: &Config, b: u64) -> Step {
 fn decode_step_of(c: &Config, m: f64, context: f64) -> Step {
     let p = c.serving.serve_pp as f64;
     let a = c.arch;
-    // A sliding layer reads and attends to its window's tokens at most.
+    // A sliding layer reads and attends to its window's tokens at most; a linear layer reads
+    // its state and writes it back, whatever the context.
     let attended = a.attended_tokens(context);
-    let kv = m * attended * kv_bytes_per_token_per_gpu(c);
-    // QKᵀ and the scores times V: 2 FLOPs per multiply-add, a·d_head wide, over the context, per layer.
-    let attention = 4.0 * m * attended * stage_layers(c) * a.attention_width();
+    let kv = m * (attended * kv_bytes_per_token_per_gpu(c) + 2.0 * state_bytes_per_sequence_per_gpu(c));
+    // QKᵀ and the scores times V: 2 FLOPs per multiply-add, a·d_head wide, over the context, per
+    // attending layer; a linear layer's recurrence per token ([`linear_flops_per_token`]).
+    let attention =
+        4.0 * m * attended * stage_attention_layers(c) * a.attention_width() + m * linear_flops_per_token(c);
     let (memory, compute, comm) = stage(c, m, weight_bytes_read(c, m), kv, attention);
     let step = Step {
         memory: p * memory,
@@ -227,6 +233,17 @@ fn decode_step_of(c: &Config, m: f64, context: f64) -> Step {
         total: 0.0,
     };
     Step { total: step.memory.max(step.compute) + step.kernels + step.tp_comm + step.pp_comm + step.host, ..step }
+}
+
+/// The recurrence of a hybrid model's linear layers for one token on the
+/// busiest stage, before the tensor split: Gated DeltaNet's delta rule reads
+/// its d_k × d_v state per head three times a token (Sₜ₋₁kₜ for the
+/// correction, the rank-one update, Sₜqₜ for the output: Yang et al. 2024,
+/// "Gated Delta Networks", §2.2, the recurrent form), 2 FLOPs per multiply-add:
+/// 6 per state value. Mamba's selective scan does fewer (Gu & Dao 2023, §3.3:
+/// the update and the readout), counted alike.
+pub fn linear_flops_per_token(c: &Config) -> f64 {
+    6.0 * c.arch.linear_state as f64 * stage_linear_layers(c)
 }
 
 /// Prefill of one prompt of `n` tokens: 2·P_active·n plus the causal
@@ -243,8 +260,9 @@ pub fn prefill_seconds(c: &Config, n: u64) -> f64 {
 pub fn batch_prefill_seconds(c: &Config, b: u64, n: u64) -> f64 {
     let p = c.serving.serve_pp as f64;
     let (b, n) = (b as f64, n as f64);
-    let attention = b * 4.0 * stage_layers(c) * c.arch.attention_width() * c.arch.causal_pairs(n);
-    let kv = b * n * kv_bytes_per_token_per_gpu(c);
+    let attention = b * 4.0 * stage_attention_layers(c) * c.arch.attention_width() * c.arch.causal_pairs(n)
+        + b * n * linear_flops_per_token(c);
+    let kv = b * (n * kv_bytes_per_token_per_gpu(c) + state_bytes_per_sequence_per_gpu(c));
     let (memory, compute, comm) = stage(c, b * n, weight_bytes_per_gpu(c), kv, attention);
     p * (memory.max(compute) + kernel_seconds(c) + comm) + hops(c, b * n)
 }

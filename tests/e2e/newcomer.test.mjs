@@ -33,7 +33,9 @@ const KEEP = new Set([
   // Serving (issue 36): the engines and the models as their sources name them, units and kernels' names.
   "gpt-fast", "torchao", "TensorRT-LLM", "vLLM", "cpp", "NIM", "Kimi-Dev-72B", "B-Instruct", "Qwen2", "ms", "GEMM", "BF16",
   // Quantized files (issue 37): formats as their tools name them.
-  "GPTQ", "AWQ", "NVFP4", "MXFP4", "GGUF", "gpt-oss-20b", "gpt-oss-120b", "gpt-oss",
+  "GPTQ", "AWQ", "NVFP4", "MXFP4", "GGUF", "gpt-oss-20b", "gpt-oss-120b", "gpt-oss", "mxfp4", "nvfp4",
+  // Sliding and hybrid models (issue 37): checkpoints as their logs name them.
+  "gemma-2-2b-it", "gemma-2-9b-it", "gemma-2-27b-it", "gemma-3-27b-it", "Qwen3-Next-80B-A3B",
 ]);
 
 /** Visible text of the page: every text node whose element shows (screen-reader text included). */
