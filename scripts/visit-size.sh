@@ -80,7 +80,12 @@ cd "$(dirname "$0")/.."
 # labels and controls, the state in the cache and in decode's reads, the engine's raised block,
 # Qwen3-Next-80B-A3B in the catalogue, the config.json's Gated DeltaNet and Mamba fields, the
 # training warning in both languages), 3.1 KiB (397.5 → 400.6).
-CEILING_KIB=${CEILING_KIB:-401}
+# 401 → 413 (issue 38): fine-tuning (finetune, lora-rank, lora-targets, lora-dropout, base-dtype,
+# train-embeddings and kernels with their labels and controls; LoRA's states, activations and
+# FLOPs, QLoRA's NF4 base; the fine-tuning figure with its note; its validation table of 24 runs
+# with their sources, gaps and summary in both languages; the LoRA and QLoRA remedies), 12.1 KiB
+# (400.6 → 412.7).
+CEILING_KIB=${CEILING_KIB:-413}
 # The stable toolchain's fallback build is about 28 KiB larger (scripts/build.sh says so loudly).
 if [ "$(cat target/wasm-toolchain.txt 2>/dev/null)" = stable ]; then
   CEILING_KIB=$((CEILING_KIB + 30))

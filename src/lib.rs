@@ -16,8 +16,9 @@
 #[macro_use]
 mod macros;
 
-// Folders by concern: the model and the run; memory; time; serving; what a
+// Folders by concern: the model and the run; memory; time; serving; fine-tuning; what a
 // person gives; what the calculator says; the searches over configurations.
+pub mod finetune;
 pub mod input;
 pub mod memory;
 pub mod model;
@@ -34,7 +35,7 @@ pub mod units;
 // command line, the page and the tests name them so.
 pub use input::{hf, keys, link, megatron, page, presets, settings};
 pub use model::{arch, catalog, config, pp_layout};
-pub use output::{explain, json, report, serving_validation, throughput, validation};
+pub use output::{explain, finetune_validation, json, report, serving_validation, throughput, validation};
 pub use search::{planner, remedy, serve_plan, sweep};
 pub use time::{compute, parallel, step};
 

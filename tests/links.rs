@@ -80,6 +80,26 @@ const GOLDEN: &[(&str, f64, f64)] = &[
     // Hybrid linear layers (issue 37) change serving's cache and state, not training's memory here.
     ("attention-every=4&linear-state=786432&linear-conv=30720&state-dtype=fp32", 142601641984.0, 1.26e22),
     ("state-dtype=bf16", 142601641984.0, 1.26e22),
+    // Issue 38: fine-tuning. LoRA's model states are the adapters' (41.9M here at r 16 on
+    // every linear layer), the frozen base in its storage; C = 4PD + 6TD.
+    ("kernels=fused", 142601641984.0, 1.26e22),
+    // PyTorch's eager SwiGLU and RMSNorms keep more: 4 bytes per s·b·h and layer for the norms here (GeLU).
+    ("kernels=eager", 143675383808.0, 1.26e22),
+    ("finetune=full", 142601641984.0, 1.26e22),
+    ("finetune=lora", 45218204672.0, 8.4679477248e21),
+    ("finetune=qlora", 35171067337.0, 8.4679477248e21),
+    ("finetune=lora&lora-rank=64", 47067892736.0, 8.6717908992e21),
+    ("finetune=lora&lora-targets=qv", 41518828544.0, 8.4150994944e21),
+    ("finetune=lora&lora-targets=attention", 42194111488.0, 8.4301989888e21),
+    ("finetune=lora&lora-targets=all-linear", 45218204672.0, 8.4679477248e21),
+    ("finetune=lora&lora-dropout=0.05", 48707865600.0, 8.4679477248e21),
+    ("finetune=lora&base-dtype=fp32", 59218204672.0, 8.4679477248e21),
+    ("finetune=lora&base-dtype=bf16", 45218204672.0, 8.4679477248e21),
+    ("finetune=lora&base-dtype=fp16", 45218204672.0, 8.4679477248e21),
+    ("finetune=lora&base-dtype=int8", 38492275939.0, 8.4679477248e21),
+    ("finetune=qlora&base-dtype=nf4", 35171067337.0, 8.4679477248e21),
+    ("finetune=lora&train-embeddings=1", 47053212672.0, 8.5465909248e21),
+
     ("state-dtype=fp16", 142601641984.0, 1.26e22),
     ("serve-tp=2&serve-pp=2", 142601641984.0, 1.26e22),
     ("prompt-tokens=4096&output-tokens=512", 142601641984.0, 1.26e22),
@@ -101,6 +121,7 @@ const GOLDEN: &[(&str, f64, f64)] = &[
     ("view=activations", 142601641984.0, 1.26e22),
     ("view=memory", 142601641984.0, 1.26e22),
     ("view=zero", 142601641984.0, 1.26e22),
+    ("view=finetune", 142601641984.0, 1.26e22),
     ("view=3d", 142601641984.0, 1.26e22),
     ("view=planner", 142601641984.0, 1.26e22),
     ("view=sweeps", 142601641984.0, 1.26e22),
@@ -117,6 +138,8 @@ const GOLDEN: &[(&str, f64, f64)] = &[
     ("deck=inference-7b", 142601641984.0, 1.26e22),
     ("view=serving", 142601641984.0, 1.26e22),
     ("deck=serving-70b", 142601641984.0, 1.26e22),
+    ("deck=finetune-8b-4090", 142601641984.0, 1.26e22),
+    ("deck=finetune", 142601641984.0, 1.26e22),
     ("deck=serving", 142601641984.0, 1.26e22),
     ("deck=megatron-22b", 142601641984.0, 1.26e22),
     ("deck=megatron-175b", 142601641984.0, 1.26e22),

@@ -1630,3 +1630,100 @@ fn hybrid_model_holds_a_fixed_state() {
     assert_eq!(imported.arch.linear_conv, c.arch.linear_conv);
     assert!(r.warnings.iter().any(|w| w.code() == "linear-layers-training"), "{:?}", r.warnings);
 }
+
+/// Issue 38: LoRA's trainable parameters, the SPEC's check values: Llama 3 8B at
+/// r 16, 41,943,040 on every linear layer and 13,631,488 on the attention (what
+/// PEFT's `print_trainable_parameters` prints); Llama 2 7B at r 8 on the query
+/// and value, 4,194,304 (torchtune's LoRA tutorial and LitGPT print it).
+#[test]
+fn lora_trainable_parameters() {
+    let trainable = |pairs: &[(&str, &str)]| tmath::finetune::trainable_params(&eval(pairs).config).get();
+    let l3 = [("model", "llama-3-8b"), ("finetune", "lora"), ("lora-rank", "16")];
+    assert_eq!(trainable(&[l3[0], l3[1], l3[2], ("lora-targets", "all-linear")]), 41_943_040.0);
+    assert_eq!(trainable(&[l3[0], l3[1], l3[2], ("lora-targets", "attention")]), 13_631_488.0);
+    assert_eq!(
+        trainable(&[("model", "llama-2-7b"), ("finetune", "lora"), ("lora-rank", "8"), ("lora-targets", "qv")]),
+        4_194_304.0
+    );
+    // Full fine-tuning trains P; trained embeddings add V·h twice when untied.
+    assert_eq!(trainable(&[("model", "llama-3-8b")]), 8_030_261_248.0);
+    let with = trainable(&[l3[0], l3[1], l3[2], ("train-embeddings", "1")]);
+    assert_eq!(with - 41_943_040.0, 2.0 * 128_256.0 * 4096.0);
+    // The JSON says it.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tmath"))
+        .args(["--model", "llama-3-8b", "--finetune", "lora", "--json"])
+        .output()
+        .unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["trainable_params"], 41_943_040.0);
+}
+
+/// Issue 38: what LoRA and QLoRA keep. The frozen base has no gradients and no
+/// optimizer states; QLoRA's NF4 with double quantization is 4 + 8/64 +
+/// 32/(64·256) = 4.127 bits (Dettmers et al. 2023, §3) on the linear layers, the
+/// embeddings and norms in 16 bits; one dequantized weight at a time. A frozen
+/// linear layer keeps no input: adapters on the attention alone drop the MLP's
+/// inputs, on every linear layer they keep them.
+#[test]
+fn lora_and_qlora_memory() {
+    assert!((tmath::finetune::NF4_BITS - 4.127).abs() < 1e-3);
+    let base = [("model", "llama-3-8b"), ("convention", "megatron"), ("attention", "flash"), ("seq-len", "2048")];
+    let run = |extra: &[(&str, &str)]| {
+        let mut p = base.to_vec();
+        p.extend_from_slice(extra);
+        eval(&p)
+    };
+    let full = run(&[]);
+    let lora = run(&[("finetune", "lora")]);
+    let t: f64 = 41_943_040.0;
+    // The gradients and the optimizer's states of the adapters alone, at the run's bytes per parameter.
+    let c = &lora.config;
+    let grads = tmath::memory::gradient_bytes(c.dtypes.grad_dtype).0;
+    assert_eq!(lora.per_gpu[tmath::memory::Part::Gradients].get(), (grads * t).round());
+    assert_eq!(lora.per_gpu[tmath::memory::Part::Optimizer].get(), (tmath::memory::optimizer_bytes(c).0 * t).round());
+    let weights = 2.0 * 8_030_261_248.0 + 2.0 * t;
+    assert_close(lora.per_gpu[tmath::memory::Part::Model].get(), weights, 1e-9, "bf16 base and adapters");
+    // Every linear layer adapted: the activations stay within the adapters' r-wide products of full's.
+    let (fa, la) =
+        (full.per_gpu[tmath::memory::Part::Activations].get(), lora.per_gpu[tmath::memory::Part::Activations].get());
+    assert!(la > fa && la < 1.01 * fa, "{la} vs {fa}");
+    // On the attention alone: the MLP's normed input (2) and the down-projection's (2·f/h) go.
+    let attn = run(&[("finetune", "lora"), ("lora-targets", "attention")]);
+    let c = &attn.config;
+    let per_layer = 2.0 + 2.0 * 14_336.0 / 4096.0;
+    let sbh_l = 2048.0 * 4096.0 * 32.0;
+    let dropped = fa - attn.per_gpu[tmath::memory::Part::Activations].get();
+    let adapters = 2.0 * 16.0 * 4.0 / 4096.0 * sbh_l; // q, k, v, o products of r = 16
+    assert_close(dropped, per_layer * sbh_l - adapters, 1e-9, "the frozen MLP keeps no input");
+    assert_eq!(c.finetune.targets, tmath::finetune::LoraTargets::Attention);
+    // QLoRA: the linear layers at 4.127 bits, the rest in 16 bits, one 4096 × 14336 weight dequantized.
+    let q = run(&[("finetune", "qlora")]);
+    let linear = 8_030_261_248.0 - 2.0 * 128_256.0 * 4096.0 - 4096.0 * 65.0;
+    let expected = linear * 4.127_075_195_312_5 / 8.0 + (8_030_261_248.0 - linear) * 2.0 + 2.0 * t;
+    assert_close(q.per_gpu[tmath::memory::Part::Model].get(), expected, 1e-4, "NF4 base");
+    let dequantized = 2.0 * 4096.0 * 14_336.0;
+    assert!(q.per_gpu[tmath::memory::Part::Buffers].get() >= dequantized);
+    // LoRA's compute: 4PD + 6TD instead of 6PD.
+    let pd = 8_030_261_248.0 * lora.config.tokens.get();
+    let flops = tmath::compute::compute(&lora.config).total().get();
+    let attention = tmath::compute::flops_with_attention(&lora.config).get() - 6.0 * pd;
+    assert_close(
+        flops,
+        4.0 * pd + 6.0 * t * lora.config.tokens.get() + attention * 2.0 / 3.0 + attention / 3.0,
+        1e-9,
+        "LoRA FLOPs",
+    );
+}
+
+/// Issue 38: what cannot be is refused in both languages with exit 2: a rank of 0,
+/// QLoRA on a base that is not NF4.
+#[test]
+fn finetune_refusals() {
+    let run = |args: &[&str]| std::process::Command::new(env!("CARGO_BIN_EXE_tmath")).args(args).output().unwrap();
+    let rank = run(&["--finetune", "lora", "--lora-rank", "0"]);
+    assert_eq!(rank.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&rank.stderr).contains("lora-rank"));
+    let qlora = run(&["--finetune", "qlora", "--base-dtype", "bf16"]);
+    assert_eq!(qlora.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&qlora.stderr).contains("nf4"));
+}

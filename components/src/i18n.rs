@@ -74,6 +74,13 @@ pub fn label(lang: Lang, k: K) -> &'static str {
         K::VHeadDim => ("MLA: value head dim", "MLA: 값 헤드 차원"),
         K::SlidingWindow => ("Sliding window W (0: none)", "슬라이딩 윈도우 W (0: 없음)"),
         K::GlobalEvery => ("Every k-th layer global (0: none)", "k번째 층마다 전체 어텐션 (0: 없음)"),
+        K::Kernels => ("Elementwise kernels", "원소별 연산 커널"),
+        K::Finetune => ("What is trained", "학습 대상"),
+        K::LoraRank => ("LoRA rank r", "LoRA 랭크 r"),
+        K::LoraTargets => ("Matrices with adapters", "어댑터를 붙일 행렬"),
+        K::LoraDropout => ("Dropout on the adapters' input", "어댑터 입력의 드롭아웃"),
+        K::BaseDtype => ("Frozen base's storage", "고정된 기반 모델의 저장 타입"),
+        K::TrainEmbeddings => ("Train embeddings and output layer whole", "임베딩과 출력층도 통째로 학습"),
         K::AttentionEvery => (
             "Every k-th layer attends, the rest linear (0: all attend)",
             "k번째 층마다 어텐션, 나머지는 선형 층 (0: 모두 어텐션)",
@@ -174,6 +181,7 @@ pub fn view_title(lang: Lang, v: View) -> &'static str {
         View::Activations => ("Activations, and why we recompute them", "활성값 메모리와 재계산이 필요한 까닭"),
         View::Memory => ("Memory per GPU", "GPU당 메모리"),
         View::Zero => ("The same run under ZeRO 0–3", "ZeRO 0–3 단계별 비교"),
+        View::Finetune => ("Fine-tuning: full, LoRA and QLoRA", "파인튜닝: 전체, LoRA, QLoRA"),
         View::ThreeD => ("3D parallelism: t × p × d", "3D 병렬화: t × p × d"),
         View::Planner => ("Planner: how many GPUs, which layout", "플래너: GPU 몇 장에 어떤 병렬 구성으로"),
         View::Sweeps => ("Sweeps", "변화 그래프"),
@@ -195,6 +203,18 @@ pub fn choice(lang: Lang, k: K, value: &'static str) -> &'static str {
     }
     if k == K::MainParams {
         return tr(lang, &format!("main-{value}"));
+    }
+    if k == K::Kernels {
+        return tr(lang, &format!("kernels-{value}"));
+    }
+    if k == K::Finetune {
+        return tr(lang, &format!("finetune-{value}"));
+    }
+    if k == K::LoraTargets {
+        return tr(lang, &format!("lora-targets-{value}"));
+    }
+    if k == K::BaseDtype {
+        return tr(lang, &format!("base-{value}"));
     }
     if k == K::GradDtype && value == "auto" {
         return tr(lang, "grad-dtype-auto");
@@ -689,6 +709,41 @@ pub fn serving_turn(lang: Lang, s: &tmath::serving::ServingReport) -> String {
     }
 }
 
+/// A fine-tuning bar's label.
+pub fn finetune_bar(lang: Lang, method: tmath::finetune::Finetune) -> String {
+    use tmath::finetune::Finetune;
+    match (lang, method) {
+        (Lang::En, Finetune::Full) => "Full".into(),
+        (Lang::Ko, Finetune::Full) => "전체".into(),
+        (_, Finetune::Lora) => "LoRA".into(),
+        (_, Finetune::Qlora) => "QLoRA".into(),
+    }
+}
+
+/// One run under the fine-tuning chart: its total and what it trains.
+pub fn finetune_item(lang: Lang, method: tmath::finetune::Finetune, total: String, trained: f64) -> String {
+    let bar = finetune_bar(lang, method);
+    match lang {
+        Lang::En => format!("{bar}: {total}, {} trained", format_count(trained)),
+        Lang::Ko => format!("{bar}: {total}, 학습 파라미터 {}", count(lang, trained)),
+    }
+}
+
+/// The fine-tuning chart's text alternative: each run's total per GPU and what it trains.
+pub fn finetune_summary(lang: Lang, runs: &[tmath::Report; 3], units: tmath::units::ByteUnit) -> String {
+    let items: Vec<String> = runs
+        .iter()
+        .map(|r| {
+            let trained = tmath::finetune::trainable_params(&r.config).get();
+            finetune_item(lang, r.config.finetune.method, units.format(r.per_gpu.total()), trained)
+        })
+        .collect();
+    match lang {
+        Lang::En => format!("Memory per GPU, fine-tuned three ways: {}", items.join("; ")),
+        Lang::Ko => format!("세 가지 파인튜닝의 GPU당 메모리: {}", items.join("; ")),
+    }
+}
+
 /// "1 user", "32 users".
 fn count_noun(n: u64, one: &str, many: &str) -> String {
     format!("{} {}", tmath::units::group_thousands(&n.to_string()), if n == 1 { one } else { many })
@@ -798,6 +853,41 @@ pub fn validation_summary(lang: Lang, measured: usize, counted: usize, median: f
     }
 }
 
+/// The fine-tuning table's summary: rows, the median over those that count, the thresholds.
+pub fn finetune_validation_summary(lang: Lang, n: usize, counted: usize, median: f64, limit: f64, row: f64) -> String {
+    let (m, l, r) = (format!("{:.1}", 100.0 * median), format!("{:.0}", 100.0 * limit), format!("{:.0}", 100.0 * row));
+    match lang {
+        Lang::En => format!(
+            "{n} measured runs; median |error| {m}\u{a0}% over the {counted} whose setup is fully published and whose counter is allocated or active memory (accepted: {l}\u{a0}%, each within {r}\u{a0}% or its gap named)."
+        ),
+        Lang::Ko => format!(
+            "실측 {n}건. 설정이 모두 공개되고 카운터가 할당량이나 활성 메모리인 {counted}건의 오차 절댓값 중앙값은 {m}%입니다 (허용: {l}%, 건마다 {r}% 이내이거나 빠진 항목을 밝힘)."
+        ),
+    }
+}
+
+/// What a fine-tuning row trains, as a person says it: "LoRA r 8 (q, v)", "QLoRA r 64 (every linear layer)".
+pub fn finetune_words(lang: Lang, query: &str) -> String {
+    let pairs = tmath::link::parse_query(query);
+    let value = |k: K| pairs.iter().find(|(key, _)| key == k.row().name).map(|(_, v)| v.clone());
+    let method = value(K::Finetune).unwrap_or_else(|| "full".into());
+    if method == "full" {
+        return tr(lang, "finetune-full").to_string();
+    }
+    let rank = value(K::LoraRank).unwrap_or_else(|| "16".into());
+    let targets = value(K::LoraTargets).unwrap_or_else(|| "all-linear".into());
+    let targets = match targets.as_str() {
+        "qv" => "q, v".to_string(),
+        "attention" => "q, k, v, o".to_string(),
+        _ => match lang {
+            Lang::En => "every linear layer".to_string(),
+            Lang::Ko => "모든 선형 층".to_string(),
+        },
+    };
+    let name = if method == "qlora" { "QLoRA" } else { "LoRA" };
+    format!("{name} r\u{a0}{rank} ({targets})")
+}
+
 /// One change of a key, as a person says it: "full recomputation", "ZeRO-3", "Data parallel d 16".
 pub fn change_text(lang: Lang, k: K, value: &str) -> String {
     match k {
@@ -861,6 +951,28 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "skip-to-results" => ("Skip to the results", "결과로 건너뛰기"),
         "section-model" => ("Model", "모델"),
         "section-data" => ("Data", "데이터"),
+        "finetune-validation-title" => ("Fine-tuning: full, LoRA and QLoRA against measured runs", "파인튜닝: 전체, LoRA, QLoRA와 실측 비교"),
+        "finetune-validation-intro" => (
+            "Peaks that torchtune, LitGPT and Answer.AI's fsdp_qlora published with their setups, each with its counter, beside this calculator's: the frozen base in its storage, the adapters with their gradients and optimizer states, the activations the backward still needs (a frozen layer keeps no input), PyTorch's eager operations where the framework runs them. The calculator predicts allocated memory; reserved figures are shown and not counted.",
+            "torchtune, LitGPT, Answer.AI의 fsdp_qlora가 설정과 함께 공개한 최대 메모리와 카운터를 이 계산기의 값과 나란히 보여 줍니다. 계산에는 저장 타입대로의 고정된 기반 모델, 그래디언트와 옵티마이저 상태를 가진 어댑터, 역전파에 여전히 필요한 활성값(고정된 층은 입력을 두지 않음), 프레임워크가 쓰는 PyTorch 즉시 실행 연산이 들어갑니다. 이 계산기는 할당 메모리를 예측하므로 예약 메모리 값은 보여 주기만 하고 세지 않습니다.",
+        ),
+        "remedy-lora" => (
+            "LoRA instead of full fine-tuning (close to it on most tasks, learns less on new domains: Biderman et al. 2024)",
+            "전체 파인튜닝 대신 LoRA (대부분의 작업에서 비슷하지만 새로운 분야에서는 덜 배움: Biderman 외 2024)",
+        ),
+        "remedy-qlora" => (
+            "QLoRA: LoRA on a 4-bit base (matches 16-bit LoRA in Dettmers et al. 2023, §4)",
+            "QLoRA: 4비트 기반 모델에 LoRA (Dettmers 외 2023, 4절에서 16비트 LoRA와 비슷)",
+        ),
+        "finetune-note-summary" => (
+            "What LoRA and QLoRA keep, and what they cost in quality",
+            "LoRA와 QLoRA가 메모리에 두는 것과 품질에서 치르는 값",
+        ),
+        "finetune-note" => (
+            "LoRA trains two rank-r matrices beside each adapted weight and freezes the rest: no gradients or optimizer states for the base, whose weights stay; QLoRA keeps that base in 4-bit NF4. The literature reports them matching full fine-tuning on most tasks (Hu et al. 2021, §5; Dettmers et al. 2023, §4), and learning less than it on new domains such as code and mathematics (Biderman et al. 2024, \"LoRA Learns Less and Forgets Less\").",
+            "LoRA는 어댑터를 붙인 가중치마다 랭크 r 행렬 두 개만 학습하고 나머지는 고정합니다: 기반 모델의 가중치는 그대로 남지만 그래디언트와 옵티마이저 상태는 없습니다. QLoRA는 그 기반 모델을 4비트 NF4로 둡니다. 문헌은 대부분의 작업에서 전체 파인튜닝과 비슷한 성능을 보고하지만(Hu 외 2021, 5절; Dettmers 외 2023, 4절), 코드와 수학처럼 새로운 분야에서는 덜 배운다고 보고합니다(Biderman 외 2024).",
+        ),
+        "section-finetune" => ("Fine-tuning: LoRA and QLoRA", "파인튜닝: LoRA와 QLoRA"),
         "section-training" => ("Training", "학습 설정"),
         "section-parallel" => ("Parallelism", "병렬화"),
         "section-hardware" => ("Hardware and cost", "하드웨어와 비용"),
@@ -1043,6 +1155,19 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
             "vLLM 0.19가 시작할 때 로그에 출력하는 KV 캐시 토큰 수와 8,192토큰 요청을 동시에 몇 개 담는지를 이 계산기의 값과 나란히 보여 줍니다. 풀은 엔진이 쓰는 메모리 비율 × CUDA가 보고하는 메모리 − 가중치 − 프로파일링한 순전파와 샘플러 실행 중 큰 쪽이고, 그룹에 속한 모든 레이어의 16토큰을 한 블록으로 셉니다. 슬라이딩 레이어가 있는 모델은 vLLM처럼 레이어를 묶고(빈 레이어로 채우는 것까지), 슬라이딩 레이어는 윈도우보다 하나 적은 토큰에 한 스텝에 묶어 처리하는 8,192토큰을 더해 잡습니다. 허용: 건마다 5%.",
         ),
         "serving-pool-log" => ("tokens in the log", "로그의 토큰 수"),
+        "kernels-fused" => ("Fused (Megatron-Core)", "퓨즈드 (Megatron-Core)"),
+        "kernels-eager" => ("PyTorch eager (transformers, LitGPT)", "PyTorch 즉시 실행 (transformers, LitGPT)"),
+        "finetune-full" => ("Full fine-tuning (every parameter)", "전체 파인튜닝 (모든 파라미터)"),
+        "finetune-lora" => ("LoRA (adapters on a frozen base)", "LoRA (고정된 기반 모델에 어댑터)"),
+        "finetune-qlora" => ("QLoRA (adapters on a 4-bit base)", "QLoRA (4비트 기반 모델에 어댑터)"),
+        "lora-targets-qv" => ("Query and value (q, v)", "쿼리와 값 (q, v)"),
+        "lora-targets-attention" => ("Attention (q, k, v, o)", "어텐션 (q, k, v, o)"),
+        "lora-targets-all-linear" => ("Every linear layer (attention and MLP)", "모든 선형 층 (어텐션과 MLP)"),
+        "base-fp32" => ("fp32 (4 bytes)", "fp32 (4바이트)"),
+        "base-bf16" => ("bf16 (2 bytes)", "bf16 (2바이트)"),
+        "base-fp16" => ("fp16 (2 bytes)", "fp16 (2바이트)"),
+        "base-int8" => ("int8 (LLM.int8, linear layers)", "int8 (LLM.int8, 선형 층)"),
+        "base-nf4" => ("NF4 + double quantization (4.127 bits)", "NF4 + 이중 양자화 (4.127비트)"),
         "serving-pool-users-log" => ("requests of 8,192 tokens, log", "8,192토큰 요청 수, 로그"),
         "serving-pool-users" => ("requests, calculated", "요청 수, 계산"),
         "serving-gap-vision" => (
@@ -1062,6 +1187,18 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "validation-gap-data-length" => (
             "(the sequence length is the data's, not published: 512 is a guess)",
             "(시퀀스 길이는 데이터에 따라 달라 공개되지 않았습니다: 512는 추정입니다)",
+        ),
+        "validation-gap-load-peak" => (
+            "(the counter's peak includes loading: a 4-bit base is made on the GPU from the 16-bit checkpoint)",
+            "(이 카운터의 최대치에는 모델을 올리는 과정이 들어 있습니다: 4비트 기반 모델은 GPU에서 16비트 체크포인트로부터 만들어집니다)",
+        ),
+        "validation-gap-fsdp-cache" => (
+            "(reserved under FSDP: the allocator's cache, 1.1–2.0 GiB over allocated in the same setup, not modelled)",
+            "(FSDP에서의 예약 메모리: 할당기 캐시가 같은 설정에서 할당량보다 1.1–2.0GiB 많으며, 계산에 넣지 않았습니다)",
+        ),
+        "validation-gap-compiled" => (
+            "(torch.compile fuses the loss: it keeps the 16-bit logits, not each piece's fp32 log-probabilities; not modelled)",
+            "(torch.compile이 손실 계산을 합칩니다: 조각마다 fp32 로그 확률을 두지 않고 16비트 로짓만 둡니다. 계산에 넣지 않았습니다)",
         ),
         "validation-scores-stored" => ("s × s scores stored", "s × s 점수 저장"),
         "validation-axis-measured" => ("measured", "실측"),
@@ -1224,6 +1361,10 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "preset-serving-70b" => (
             "Serving Llama 3 70B in FP8 on two H100s: 32 users of 8k",
             "Llama 3 70B를 FP8로 H100 2장에서 서빙: 8k 토큰 사용자 32명",
+        ),
+        "preset-finetune-8b-4090" => (
+            "Fine-tuning Llama 3 8B on one RTX 4090: full, LoRA, QLoRA",
+            "RTX 4090 한 장에서 Llama 3 8B 파인튜닝: 전체, LoRA, QLoRA",
         ),
         "preset-chinchilla-70b" => ("Chinchilla: 70B on 1.4T tokens", "1.4조 토큰으로 학습한 700억 모델"),
         "preset-megatron-22b" => ("Megatron paper: 22B", "Megatron 논문: 22B"),
@@ -1509,6 +1650,9 @@ pub fn config_error(lang: Lang, e: &ConfigError) -> String {
         }
         ConfigError::EpNotDividingExperts { ep, experts } => {
             format!("층당 전문가 {experts}개를 전문가 병렬 크기(ep\u{a0}=\u{a0}{ep})로 나눌 수 없습니다")
+        }
+        ConfigError::QloraNeedsNf4 { base } => {
+            format!("QLoRA는 기반 모델을 NF4로 양자화합니다: 기반 모델 저장 타입이 {base}이면 LoRA입니다(학습 대상을 LoRA로 고르세요)")
         }
         ConfigError::Mxfp8NeedsBlackwell { gpu } => {
             format!("MXFP8은 블랙웰 GPU(B200)에서만 돌아갑니다: {gpu}에서는 텐서 단위나 블록 단위 스케일링을 쓰세요")

@@ -52,9 +52,20 @@ pub static PAGE: &[Section] = &[
             &[K::CpuMem, K::GpusPerNode],
             &[K::MaxLiveParams],
             &[K::Attention],
+            &[K::Kernels],
             &[K::Loss],
             &[K::LossChunks],
             &[K::Convention],
+        ],
+    },
+    Section {
+        legend: "section-finetune",
+        rows: &[
+            &[K::Finetune],
+            &[K::LoraRank, K::LoraDropout],
+            &[K::LoraTargets],
+            &[K::BaseDtype],
+            &[K::TrainEmbeddings],
         ],
     },
     Section {
@@ -139,6 +150,11 @@ pub static FIGURES: &[Figure] = &[
         height: 640.0,
     },
     Figure { view: View::Zero, controls: &[K::Params, K::Dp, K::Zero], height: 540.0 },
+    Figure {
+        view: View::Finetune,
+        controls: &[K::Model, K::Gpu, K::LoraRank, K::SeqLen, K::LoraTargets, K::MicroBatch],
+        height: 760.0,
+    },
     Figure { view: View::ThreeD, controls: &[K::Tp, K::Pp, K::Dp, K::Model], height: 700.0 },
     // The project's views: their content at 360 px, so a phone cuts nothing
     // (wider, the planner's and the explorer's tables leave room below them;

@@ -810,6 +810,15 @@ key_table! {
             set: |s, v| s.attention = Attention::parse(v.text()).or(s.attention),
         },
     },
+    Kernels => Key {
+        name: "kernels", aliases: &[], kind: Kind::Choice(Kernels::names),
+        help: help!("fused (Megatron-Core's SwiGLU and norms; default) or eager (PyTorch's unfused operations: SiLU keeps its output too, RMSNorm its fp32 input)"),
+        access: Access::Calc {
+            get: |s| word(s.kernels.as_str()),
+            shown: None,
+            set: |s, v| s.kernels = Kernels::parse(v.text()).unwrap_or(s.kernels),
+        },
+    },
     Schedule => Key {
         name: "schedule", aliases: &[], kind: Kind::Choice(Schedule::names),
         help: help!("pipeline schedule: 1f1b (a stage holds min(m, p) micro-batches) or gpipe (all m)"),
@@ -944,6 +953,52 @@ key_table! {
             get: |s| word(s.convention.as_str()),
             shown: None,
             set: |s, v| s.convention = Convention::parse(v.text()).unwrap_or(s.convention),
+        },
+    },
+    Finetune => Key {
+        name: "finetune", aliases: &[], kind: Kind::Choice(crate::finetune::Finetune::names),
+        help: help!("what is trained: full (every parameter), lora (adapters on a frozen base) or qlora (adapters on an NF4 base)"),
+        access: Access::Calc {
+            get: |s| word(s.finetune.as_str()),
+            shown: None,
+            set: |s, v| s.finetune = crate::finetune::Finetune::parse(v.text()).unwrap_or(s.finetune),
+        },
+    },
+    LoraRank => Key {
+        name: "lora-rank", aliases: &[], kind: whole(1, 1_000_000),
+        help: help!("LoRA: the adapters' rank r (default 16)"),
+        access: Access::Calc { get: |s| int(s.lora_rank), shown: None, set: |s, v| s.lora_rank = v.whole() },
+    },
+    LoraTargets => Key {
+        name: "lora-targets", aliases: &[], kind: Kind::Choice(crate::finetune::LoraTargets::names),
+        help: help!("LoRA: the matrices with adapters, qv (query and value), attention (q, k, v, o) or all-linear (and the MLP's; default)"),
+        access: Access::Calc {
+            get: |s| word(s.lora_targets.as_str()),
+            shown: None,
+            set: |s, v| s.lora_targets = crate::finetune::LoraTargets::parse(v.text()).unwrap_or(s.lora_targets),
+        },
+    },
+    LoraDropout => Key {
+        name: "lora-dropout", aliases: &[], kind: real(0.0, 0.99),
+        help: help!("LoRA: dropout on the adapters' input (PEFT's lora_dropout; default 0); above 0 each adapter keeps a dropped copy of its input"),
+        access: Access::Calc { get: |s| num(s.lora_dropout), shown: None, set: |s, v| s.lora_dropout = v.num() },
+    },
+    BaseDtype => Key {
+        name: "base-dtype", aliases: &[], kind: Kind::Choice(crate::finetune::BaseDtype::names),
+        help: help!("LoRA: the frozen base's storage, fp32, bf16, fp16, int8 or nf4 (default bf16; nf4 with qlora)"),
+        access: Access::Calc {
+            get: |s| s.base_dtype.and_then(|d| word(d.as_str())),
+            shown: Some(|s| Value::Text(s.resolved_finetune().base_dtype.as_str().into())),
+            set: |s, v| s.base_dtype = crate::finetune::BaseDtype::parse(v.text()).or(s.base_dtype),
+        },
+    },
+    TrainEmbeddings => Key {
+        name: "train-embeddings", aliases: &[], kind: Kind::Switch,
+        help: help!("LoRA: train the input embedding and the output layer whole beside the adapters (PEFT's modules_to_save)"),
+        access: Access::Calc {
+            get: |s| Some(Value::Bool(s.train_embeddings)),
+            shown: None,
+            set: |s, v| s.train_embeddings = v.flag(),
         },
     },
     MaxGpus => Key {
@@ -1308,6 +1363,7 @@ impl ConfigError {
             ConfigError::Mxfp8NeedsBlackwell { .. } => &[K::Fp8, K::Gpu],
             ConfigError::ServeTpNotDividingHeads { .. } => &[K::ServeTp, K::Heads],
             ConfigError::ServePpAboveLayers { .. } => &[K::ServePp, K::Layers],
+            ConfigError::QloraNeedsNf4 { .. } => &[K::BaseDtype, K::Finetune],
         }
     }
 
@@ -1328,6 +1384,7 @@ impl ConfigError {
             ConfigError::Mxfp8NeedsBlackwell { .. } => K::Fp8,
             ConfigError::ServeTpNotDividingHeads { .. } => K::ServeTp,
             ConfigError::ServePpAboveLayers { .. } => K::ServePp,
+            ConfigError::QloraNeedsNf4 { .. } => K::BaseDtype,
         }
     }
 }

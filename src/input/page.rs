@@ -48,13 +48,15 @@ choice!(
         Fp = "fp",
         /// The project's own: serving's time, users and cost (Kipply's inference arithmetic).
         Serving = "serving",
+        /// The project's own: full fine-tuning, LoRA and QLoRA side by side.
+        Finetune = "finetune",
     }
 );
 
 impl View {
     /// The project's own views, beyond the article's sections.
     pub fn is_project(self) -> bool {
-        matches!(self, View::Planner | View::Sweeps | View::Fp | View::Serving)
+        matches!(self, View::Planner | View::Sweeps | View::Fp | View::Serving | View::Finetune)
     }
 }
 

@@ -87,6 +87,14 @@ pub static PRESETS: &[Preset] = &[
         view: View::Serving,
         variants: &[],
     },
+    // Fine-tuning (issue 38): Llama 3 8B on one RTX 4090 as torchtune runs it (pure bf16,
+    // activation checkpointing, eager operations), fully, with LoRA and with QLoRA.
+    Preset {
+        name: "finetune-8b-4090",
+        query: "model=llama-3-8b&gpu=rtx-4090&convention=megatron&attention=flash&kernels=eager&precision=bf16&grad-dtype=fp16&exp-avg-dtype=bf16&seq-len=2048&recompute=full&finetune=qlora",
+        view: View::Finetune,
+        variants: &[],
+    },
     // Chinchilla itself: 70B on 1.4T tokens, D = 20P (Hoffmann et al. 2022).
     Preset { name: "chinchilla-70b", query: "params=70B&tokens=1.4T", view: View::Chinchilla, variants: &[] },
     // Korthikanti et al. 2022, Table 3 with sequence parallelism + selective recomputation.

@@ -126,6 +126,16 @@ pub struct Settings {
     pub intra_node_gbs: Option<f64>,
     pub inter_node_gbs: f64,
     pub convention: Convention,
+    /// Fine-tuning: what is trained, the adapters' rank, targets and dropout, the
+    /// frozen base's storage (unset: nf4 under QLoRA, else bf16), and whether the
+    /// embeddings are trained whole beside the adapters.
+    pub finetune: crate::finetune::Finetune,
+    pub lora_rank: u64,
+    pub lora_targets: crate::finetune::LoraTargets,
+    pub lora_dropout: f64,
+    pub base_dtype: Option<crate::finetune::BaseDtype>,
+    pub train_embeddings: bool,
+    pub kernels: Kernels,
 }
 
 /// Where a configuration's shape (L, h, a, V) comes from.
@@ -246,6 +256,13 @@ impl Default for Settings {
             intra_node_gbs: None,
             inter_node_gbs: 50.0,
             convention: Convention::Article,
+            finetune: crate::finetune::Finetune::Full,
+            lora_rank: 16,
+            lora_targets: crate::finetune::LoraTargets::AllLinear,
+            lora_dropout: 0.0,
+            base_dtype: None,
+            train_embeddings: false,
+            kernels: Kernels::Fused,
         }
     }
 }
@@ -253,6 +270,8 @@ impl Default for Settings {
 /// A combination that no GPU cluster can have.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ConfigError {
+    /// QLoRA quantizes the base to NF4: another base-dtype is plain LoRA.
+    QloraNeedsNf4 { base: &'static str },
     /// N ≠ t·p·cp·d.
     GpuMismatch { gpus: u64, tp: u64, pp: u64, cp: u64, dp: u64 },
     /// N is not a multiple of t·p·cp, so d = N/(t·p·cp) is not whole.
@@ -325,6 +344,9 @@ impl fmt::Display for ConfigError {
                 write!(f, "tp {tp} does not divide the {kv_heads} key/value heads")
             }
             ConfigError::TooManyGpus => write!(f, "tp·pp·dp exceeds 10⁹ GPUs"),
+            ConfigError::QloraNeedsNf4 { base } => {
+                write!(f, "QLoRA quantizes the base to nf4: with base-dtype {base} it is LoRA (finetune=lora)")
+            }
             ConfigError::HeadsNotDividingHidden { hidden, heads } => {
                 write!(f, "hidden {hidden} is not a multiple of heads {heads}")
             }
@@ -592,6 +614,11 @@ impl Settings {
         if self.serve_pp > arch.layers {
             return Err(ConfigError::ServePpAboveLayers { pp: self.serve_pp, layers: arch.layers });
         }
+        // QLoRA is LoRA on a 4-bit base: another base is LoRA's (Dettmers et al. 2023).
+        let ft = self.resolved_finetune();
+        if ft.method == crate::finetune::Finetune::Qlora && ft.base_dtype != crate::finetune::BaseDtype::Nf4 {
+            return Err(ConfigError::QloraNeedsNf4 { base: ft.base_dtype.as_str() });
+        }
         if self.fp8 == Fp8Recipe::Mxfp8 && self.gpu.sm < 100 {
             return Err(ConfigError::Mxfp8NeedsBlackwell { gpu: self.gpu.label });
         }
@@ -723,6 +750,22 @@ impl Settings {
             recompute_every: self.recompute_every,
             offload_activations: self.offload_activations,
             convention: self.convention,
+            finetune: self.resolved_finetune(),
+            kernels: self.kernels,
+        }
+    }
+
+    /// The fine-tuning choices after defaults: an unset base is NF4 under QLoRA, else bf16.
+    pub fn resolved_finetune(&self) -> crate::finetune::FinetuneConfig {
+        use crate::finetune::{BaseDtype, Finetune};
+        let default_base = if self.finetune == Finetune::Qlora { BaseDtype::Nf4 } else { BaseDtype::Bf16 };
+        crate::finetune::FinetuneConfig {
+            method: self.finetune,
+            rank: self.lora_rank,
+            targets: self.lora_targets,
+            dropout: self.lora_dropout,
+            base_dtype: self.base_dtype.unwrap_or(default_base),
+            train_embeddings: self.train_embeddings,
         }
     }
 }

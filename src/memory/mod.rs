@@ -252,12 +252,14 @@ pub struct LayerFactor {
     pub scores: f64,
     /// What FP8 training saves ([`fp8_activation_saving`]), already ÷ t where its tensors are.
     pub fp8_saving: f64,
+    /// LoRA's change ([`crate::finetune::activation_delta`]), already ÷ t where its tensors are.
+    pub adapters: f64,
 }
 
 impl LayerFactor {
-    /// The factor: the three terms summed, less FP8's saving.
+    /// The factor: the terms summed, less FP8's saving, with LoRA's change.
     pub fn total(&self) -> f64 {
-        self.outside + self.inside + self.scores - self.fp8_saving
+        self.outside + self.inside + self.scores - self.fp8_saving + self.adapters
     }
 }
 
@@ -321,7 +323,7 @@ pub fn layer_factor(c: &Config, recompute: Recompute, sequence_parallel: bool) -
     let (t, a) = (c.layout.tp as f64, c.arch);
     if recompute == Recompute::Full {
         let outside = if sequence_parallel { 2.0 / t } else { 2.0 };
-        return LayerFactor { outside, inside: 0.0, scores: 0.0, fp8_saving: 0.0 };
+        return LayerFactor { outside, inside: 0.0, scores: 0.0, fp8_saving: 0.0, adapters: 0.0 };
     }
     let outside = if sequence_parallel { 10.0 / t } else { 10.0 };
     let h = a.hidden as f64;
@@ -332,10 +334,20 @@ pub fn layer_factor(c: &Config, recompute: Recompute, sequence_parallel: bool) -
         Convention::Article => 24.0 / t,
         Convention::Megatron => (attention_inside(&a).iter().sum::<f64>() + mlp_inside(a.mlp) * f / h) / t,
     };
+    // PyTorch's eager operations keep more than fused kernels: the SiLU's output (f wide) beside
+    // its input and the up-projection, and each of the two RMSNorms its fp32 input.
+    let (inside, outside) = if c.kernels == crate::config::Kernels::Eager {
+        let silu = if a.mlp == Mlp::Swiglu { 2.0 * f / h } else { 0.0 };
+        (inside + silu / t, outside + 4.0 / if sequence_parallel { t } else { 1.0 })
+    } else {
+        (inside, outside)
+    };
     let stores_scores = c.attention == Attention::Standard && recompute == Recompute::None;
     let scores = if stores_scores { 5.0 * a.heads as f64 * c.seq_len as f64 / (h * t) } else { 0.0 };
     let fp8_saving = fp8_activation_saving(c, recompute, sequence_parallel, f);
-    LayerFactor { outside, inside, scores, fp8_saving }
+    let (lora_outside, lora_inside) = crate::finetune::activation_delta(c);
+    let adapters = lora_outside / if sequence_parallel { t } else { 1.0 } + lora_inside / t;
+    LayerFactor { outside, inside, scores, fp8_saving, adapters }
 }
 
 /// The MLP's activations inside the tensor-parallel region, in units of
@@ -591,11 +603,13 @@ pub struct BufferTerms {
     pub sp_gather: f64,
     pub workspace: f64,
     pub fsdp_reduce: f64,
+    /// A quantized base's one weight dequantized at a time ([`crate::finetune::dequantized_bytes`]), under either convention.
+    pub dequantized: f64,
 }
 
 impl BufferTerms {
     pub fn bytes(&self) -> Bytes {
-        Bytes(self.sp_gather + self.workspace + self.fsdp_reduce)
+        Bytes(self.sp_gather + self.workspace + self.fsdp_reduce + self.dequantized)
     }
 }
 
@@ -627,17 +641,24 @@ pub fn cublas_workspace_bytes(sm: u32) -> f64 {
 
 /// The framework's buffers, the same on every stage ([`BufferTerms`]).
 pub fn buffer_terms(c: &Config) -> BufferTerms {
+    let dequantized = crate::finetune::dequantized_bytes(c);
     if c.convention != Convention::Megatron {
-        return BufferTerms::default();
+        return BufferTerms { dequantized, ..BufferTerms::default() };
     }
     let (s, b, h) = (c.seq_len as f64 / c.layout.cp as f64, c.micro_batch as f64, c.arch.hidden as f64);
     let sp = c.sequence_parallel && c.layout.tp > 1;
-    let fsdp_reduce =
-        if c.zero.shards_params() { fsdp_units(c).1 * gradient_bytes(c.dtypes.grad_dtype).0 } else { 0.0 };
+    // A unit's gradients: its trained share (LoRA's adapters only).
+    let trained = crate::finetune::trainable_params(c).get() / c.params.get().max(1.0);
+    let fsdp_reduce = if c.zero.shards_params() {
+        fsdp_units(c).1 * gradient_bytes(c.dtypes.grad_dtype).0 * trained.min(1.0)
+    } else {
+        0.0
+    };
     BufferTerms {
         sp_gather: if sp { s * b * h * model_bytes(c.dtypes.precision).0 } else { 0.0 },
         workspace: cublas_workspace_bytes(c.system.gpu.sm),
         fsdp_reduce,
+        dequantized,
     }
 }
 
@@ -772,17 +793,23 @@ pub fn zero3_live_params(c: &Config) -> Bytes {
         return Bytes(0.0);
     }
     // Under `megatron`, FSDP's rule: a layer and the largest unit whole at once ([`fsdp_units`]).
+    // A frozen base is gathered in its own storage.
+    let per_param = if c.finetune.is_adapter() {
+        BytesPerParam(c.finetune.base_dtype.linear_bytes())
+    } else {
+        model_bytes(c.dtypes.precision)
+    };
     if c.convention == Convention::Megatron {
         let (layer, largest) = fsdp_units(c);
-        return Params(layer + largest) * model_bytes(c.dtypes.precision);
+        return Params(layer + largest) * per_param;
     }
     let shard = c.params.get() / c.layout.model_parallel() as f64;
-    Params(c.max_live_params.get().min(shard)) * model_bytes(c.dtypes.precision)
+    Params(c.max_live_params.get().min(shard)) * per_param
 }
 
 /// The optimizer's bytes per GPU when it stays on the GPU.
 fn optimizer_on_gpu(c: &Config, d: &Divisors) -> Bytes {
-    c.params * optimizer_bytes(c) / d.optimizer
+    crate::finetune::trainable_params(c) * optimizer_bytes(c) / d.optimizer
 }
 
 /// One stage's memory per GPU for training: model + gradients + optimizer +
@@ -796,8 +823,15 @@ pub fn stage_memory(c: &Config, st: &Stage) -> MemoryBreakdown {
     let mut m = MemoryBreakdown::default();
     // FP8 training's copies of the layers' weights (or, with fp8-param-gather, the weights in FP8).
     let fp8 = layer_gemm_params(c, st) / d.model * fp8_weight_bytes(c);
-    m[Part::Model] = (c.params * model_bytes(c.dtypes.precision) / d.model + Bytes(fp8)).whole();
-    m[Part::Gradients] = (c.params * gradient_bytes(c.dtypes.grad_dtype) / d.gradients).whole();
+    let trained = crate::finetune::trainable_params(c);
+    m[Part::Model] = if c.finetune.is_adapter() {
+        // The frozen base in its storage and the trained parameters in the training precision.
+        Bytes((crate::finetune::base_weight_bytes(c) + trained.get() * model_bytes(c.dtypes.precision).0) / d.model)
+            .whole()
+    } else {
+        (c.params * model_bytes(c.dtypes.precision) / d.model + Bytes(fp8)).whole()
+    };
+    m[Part::Gradients] = (trained * gradient_bytes(c.dtypes.grad_dtype) / d.gradients).whole();
     m[Part::Optimizer] = optimizer.whole();
     m[Part::Activations] = activation_terms(c, st).bytes().whole();
     m[Part::Logits] = logit_terms(c, st).bytes().whole();
@@ -825,8 +859,10 @@ fn gpus_in_node(c: &Config) -> f64 {
 pub fn cpu_offload_per_node(c: &Config, d: &Divisors, st: &Stage) -> Bytes {
     let optimizer = match c.offload {
         Offload::None => Bytes(0.0),
-        Offload::Optimizer => optimizer_on_gpu(c, d) + c.params * BytesPerParam(4.0) / d.optimizer,
-        Offload::OptimizerNvme => c.params * BytesPerParam(4.0) / d.optimizer,
+        Offload::Optimizer => {
+            optimizer_on_gpu(c, d) + crate::finetune::trainable_params(c) * BytesPerParam(4.0) / d.optimizer
+        }
+        Offload::OptimizerNvme => crate::finetune::trainable_params(c) * BytesPerParam(4.0) / d.optimizer,
     };
     // Offloaded activations (Megatron-Core's cpu_offload.py): each GPU's share, the stage's.
     let activations = activation_terms(c, st).offloaded_bytes();

@@ -190,6 +190,23 @@ impl Fp8Recipe {
 }
 
 choice!(
+    /// How the layers' elementwise operations run, which decides what they keep
+    /// for the backward pass (practice beyond the article).
+    Kernels {
+        /// Fused kernels (Megatron-Core's `bias_swiglu`, Transformer Engine's
+        /// norms, a compiled model): SwiGLU keeps its 2f-wide input, a norm its
+        /// 16-bit input (Korthikanti et al. 2022's count).
+        Fused = "fused",
+        /// PyTorch's eager operations (transformers, LitGPT, torchtune without
+        /// compile): `silu(gate) * up` keeps the SiLU's input, its output and
+        /// the up-projection (f more than fused), and an RMSNorm that upcasts
+        /// (`hidden_states.to(torch.float32)`, transformers' LlamaRMSNorm) keeps
+        /// its fp32 input (2 bytes more a value).
+        Eager = "eager",
+    }
+);
+
+choice!(
     /// How attention keeps its scores (practice beyond the article).
     Attention {
         /// The s×s scores are stored: the article's 5·a·s/h term.
@@ -441,6 +458,10 @@ pub struct Config {
     /// Share of the layers' stored activations moved to CPU memory (0: none).
     pub offload_activations: f64,
     pub convention: Convention,
+    /// Full fine-tuning (the article's training) or adapters on a frozen base.
+    pub finetune: crate::finetune::FinetuneConfig,
+    /// Fused kernels or PyTorch's eager operations (what the elementwise operations keep).
+    pub kernels: Kernels,
 }
 
 impl Config {

@@ -189,6 +189,65 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
     };
     let fp8_weights = crate::memory::fp8_weight_bytes(c);
     match item {
+        // LoRA: the frozen base in its storage (a quantized base's linear layers at its bits,
+        // the rest in 16 bits) and the trained parameters T in the training precision.
+        Item::Part(Part::Model) if c.finetune.is_adapter() => {
+            let f = c.finetune;
+            let trained = crate::finetune::trainable_params(c).get();
+            let base = crate::finetune::base_weight_bytes(c);
+            Explanation {
+                formula: format!(
+                    "(P_base · b_base + T · {{bytes}}) ÷ (t·p{})",
+                    if z.shards_params() { "·d" } else { "" }
+                ),
+                substituted: format!(
+                    "({} + {} · {}){} = {}",
+                    bytes(Bytes(base)),
+                    format_count(trained),
+                    model_bytes(c.dtypes.precision).0,
+                    div(r.divisors.model),
+                    bytes(m[Part::Model])
+                ),
+                sources: if f.base_dtype == crate::finetune::BaseDtype::Nf4 {
+                    &[Cite::Paper("QLoRA (Dettmers et al. 2023), §3: NF4 + double quantization, 4.127 bits")]
+                } else {
+                    &[Cite::Paper("LoRA (Hu et al. 2021), §4.1")]
+                },
+                note: None,
+            }
+        }
+        Item::Part(Part::Gradients) if c.finetune.is_adapter() => Explanation {
+            formula: format!("{{bytes}} · T ÷ (t·p{})", if z.shards_gradients() { "·d" } else { "" }),
+            substituted: format!(
+                "{} · {}{} = {}",
+                gradient_bytes(c.dtypes.grad_dtype).0,
+                format_count(crate::finetune::trainable_params(c).get()),
+                div(r.divisors.gradients),
+                bytes(m[Part::Gradients])
+            ),
+            sources: &[Cite::Paper("LoRA (Hu et al. 2021), §4.1: r·(d_in + d_out) per adapted matrix")],
+            note: None,
+        },
+        Item::Part(Part::Optimizer) if c.finetune.is_adapter() => {
+            let total = optimizer_bytes(c).0;
+            let master = crate::memory::master_bytes(c);
+            Explanation {
+                formula: format!(
+                    "({{states}} + {{fp32-copy}}) · T ÷ (t·p{})",
+                    if z.shards_optimizer() { "·d" } else { "" }
+                ),
+                substituted: format!(
+                    "({} + {}) · {}{} = {}",
+                    n(total - master),
+                    n(master),
+                    format_count(crate::finetune::trainable_params(c).get()),
+                    div(r.divisors.optimizer),
+                    bytes(m[Part::Optimizer])
+                ),
+                sources: &[Cite::Paper("LoRA (Hu et al. 2021), §4.1: r·(d_in + d_out) per adapted matrix")],
+                note: None,
+            }
+        }
         Item::Part(Part::Model) => Explanation {
             // FP8 training adds its copies of the layers' GEMM weights (P_GEMM; with fp8-param-gather,
             // what they add beyond the bf16 ones they replace), divided as the weights are.
@@ -314,6 +373,13 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
                 (Convention::Article, false, true) => ("s·b·h·L·34/t".into(), format!("34/{t}")),
             };
 
+            // LoRA's change to each layer's factor: the frozen layers' inputs that go, the adapters' that stay.
+            let (formula, factor) = if f.adapters != 0.0 {
+                let sign = if f.adapters < 0.0 { "−" } else { "+" };
+                (format!("{formula} {sign} s·b·h·L·Δ_LoRA"), format!("({factor} {sign} {})", n(f.adapters.abs())))
+            } else {
+                (formula, factor)
+            };
             // The stage's layers and micro-batches in flight, as the article writes them for the first stage.
             let st = r.stage;
             let uneven = c.pp_first_layers.is_some() || c.pp_last_layers.is_some() || c.pp_layout.is_some();
@@ -471,13 +537,23 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
             } else {
                 (String::new(), String::new())
             };
+            // A quantized base's largest linear, dequantized to 16 bits for its product.
+            let (deq_f, deq_s) = if terms.dequantized > 0.0 {
+                (" + 2 · max(d_in·d_out) ÷ t".to_string(), format!(" + {}", bytes(Bytes(terms.dequantized))))
+            } else {
+                (String::new(), String::new())
+            };
             Explanation {
                 formula: if terms.sp_gather > 0.0 {
-                    format!("s/cp·b·h·{} + W{fsdp_f}", n(act))
+                    format!("s/cp·b·h·{} + W{fsdp_f}{deq_f}", n(act))
                 } else {
-                    format!("W{fsdp_f}")
+                    format!("W{fsdp_f}{deq_f}")
                 },
-                substituted: format!("{gather}{}{fsdp_s} = {}", bytes(Bytes(terms.workspace)), bytes(m[Part::Buffers])),
+                substituted: format!(
+                    "{gather}{}{fsdp_s}{deq_s} = {}",
+                    bytes(Bytes(terms.workspace)),
+                    bytes(m[Part::Buffers])
+                ),
                 sources: &[
                     Cite::Paper("Megatron-LM, tensor_parallel/layers.py (GlobalMemoryBuffer)"),
                     Cite::Paper("PyTorch, CublasHandlePool.cpp"),

@@ -593,9 +593,10 @@ impl Serialize for Report {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let c = &self.config;
         let m = &self.per_gpu;
-        let mut o = s.serialize_struct("Report", 115)?;
+        let mut o = s.serialize_struct("Report", 123)?;
         o.serialize_field("params", &p(c.params))?;
         o.serialize_field("active_params", &p(c.active_params))?;
+        o.serialize_field("trainable_params", &p(crate::finetune::trainable_params(c)))?;
         o.serialize_field("tokens", &c.tokens.get())?;
         o.serialize_field("gpus", &c.layout.gpus())?;
         o.serialize_field("tp", &c.layout.tp)?;
@@ -661,6 +662,14 @@ impl Serialize for Report {
         o.serialize_field("tflops", &(c.system.flops_per_gpu / 1e12))?;
         o.serialize_field("usd_per_gpu_hour", &c.system.usd_per_gpu_hour)?;
         o.serialize_field("convention", &c.convention)?;
+        let f = &c.finetune;
+        o.serialize_field("finetune", &f.method)?;
+        o.serialize_field("lora_rank", &f.rank)?;
+        o.serialize_field("lora_targets", &f.targets)?;
+        o.serialize_field("lora_dropout", &f.dropout)?;
+        o.serialize_field("base_dtype", &f.base_dtype)?;
+        o.serialize_field("train_embeddings", &f.train_embeddings)?;
+        o.serialize_field("kernels", &c.kernels)?;
         o.serialize_field("zero", &c.zero)?;
         o.serialize_field("model", &c.model.map_or("custom", |m| m.name))?;
         o.serialize_field("seq_len", &c.seq_len)?;

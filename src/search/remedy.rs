@@ -20,6 +20,10 @@ pub enum Kind {
     SeqLen(u64),
     /// The fewest GPUs, in whole nodes, that fit.
     Gpus(u64),
+    /// A released model fine-tuned with LoRA's adapters instead of every parameter.
+    Lora,
+    /// The same on an NF4 base (QLoRA).
+    Qlora,
 }
 
 /// A change and what it gives.
@@ -78,6 +82,18 @@ pub fn for_config(c: &Config) -> Vec<Remedy> {
                 changes.push((K::Recompute, alt.recompute.as_str().into()));
             }
             out.push(verdict(Kind::Zero3, changes, alt));
+        }
+    }
+    // A released model (a catalogue entry) trained fully: adapters instead, on a 16-bit and an NF4 base.
+    if c.model.is_some() && c.finetune.method == crate::finetune::Finetune::Full {
+        for (kind, method, base) in [
+            (Kind::Lora, crate::finetune::Finetune::Lora, crate::finetune::BaseDtype::Bf16),
+            (Kind::Qlora, crate::finetune::Finetune::Qlora, crate::finetune::BaseDtype::Nf4),
+        ] {
+            let mut alt = c.clone();
+            alt.finetune.method = method;
+            alt.finetune.base_dtype = base;
+            out.push(verdict(kind, vec![(K::Finetune, method.as_str().into())], alt));
         }
     }
     let seq = std::iter::successors(Some(c.seq_len / 2), |s| Some(s / 2)).take_while(|&s| s >= 128);

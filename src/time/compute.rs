@@ -53,6 +53,33 @@ impl Flops {
 /// and backward passes count attention too (PaLM's 12·L·h·s per token, split
 /// 1 : 2 as the matrix products are), and full recomputation re-runs that forward.
 pub fn compute(c: &Config) -> ComputeBreakdown {
+    with_adapters(c, base_compute(c))
+}
+
+/// LoRA's compute: the frozen weights get no gradient, so the backward's
+/// weight-gradient products (2·P·D of its 4·P·D) go, while the gradient still
+/// flows through them to every adapter below; the adapters' own forward and
+/// backward add 6·T·D (Hu et al. 2021, §4.2: no gradients "for the vast
+/// majority of the parameters"; T the adapters a token passes through). A
+/// trained output layer adds its weight gradient, 2·V·h per token.
+fn with_adapters(c: &Config, b: ComputeBreakdown) -> ComputeBreakdown {
+    let f = c.finetune;
+    if !f.is_adapter() {
+        return b;
+    }
+    let d = c.tokens.get();
+    let pd = c.active_params.get() * d;
+    let td = crate::finetune::lora_params_per_token(&c.arch, f.rank, f.targets) * d;
+    let output = if f.train_embeddings { 2.0 * (c.arch.vocab * c.arch.hidden) as f64 * d } else { 0.0 };
+    let recompute = if b.recompute.get() > 0.0 && c.recompute == Recompute::Full { 2.0 * td } else { 0.0 };
+    ComputeBreakdown {
+        forward: Flops(b.forward.get() + 2.0 * td),
+        backward: Flops(b.backward.get() - 2.0 * pd + 4.0 * td + output),
+        recompute: Flops(b.recompute.get() + recompute),
+    }
+}
+
+fn base_compute(c: &Config) -> ComputeBreakdown {
     match c.convention {
         Convention::Article => {
             ComputeBreakdown { recompute: recompute_flops(c), ..training_flops(c.active_params, c.tokens) }

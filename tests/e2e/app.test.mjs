@@ -415,6 +415,16 @@ test("how close is this to reality: the table opens with its chart, meets its th
   for (const r of pools) assert.ok(!r.warn && (r.error <= 0.05 || r.gap), JSON.stringify(r));
   const slidingModels = new Set(pools.filter((r) => r.sliding && !r.gap && r.error <= 0.05).map((r) => r.model));
   assert.ok(slidingModels.size >= 2, JSON.stringify(pools));
+  // Issue 38: fine-tuning against measured runs, at least 20 rows, the median over the counted within 12 %.
+  const tuned = await page.$$eval('[data-testid="finetune-row"]', (trs) =>
+    trs.map((tr) => ({ error: Number(tr.dataset.error), counts: tr.dataset.counts === "true", warn: !!tr.querySelector(".warn") })),
+  );
+  assert.ok(tuned.length >= 20, `${tuned.length} fine-tuning rows`);
+  for (const r of tuned) assert.ok(!r.warn, JSON.stringify(r));
+  const tunedMedian = countedMedian(tuned);
+  assert.ok(tunedMedian <= 0.12, `fine-tuning median ${tunedMedian}`);
+  const tunedSaid = await page.textContent('[data-testid="finetune-validation-summary"]');
+  assert.ok(tunedSaid.includes(`${(100 * tunedMedian).toFixed(1)}%`), tunedSaid);
   // Issue 37: quantized files against their formats, at least 10 over five formats, 4 % each, 2 % median,
   // each row's bytes the core's (tmath --json with the row's link).
   const files = await page.$$eval('[data-testid="serving-file-row"]', (trs) =>
@@ -645,4 +655,33 @@ test("the planner's serving tab lists the replicas the CLI lists, cheapest first
   await waitForQuery(page, (u) => u.get("serve-tp") === String(cli.replicas[0].serve_tp));
   assert.deepEqual(problems, []);
   await context.close();
+});
+
+// Issue 38: full, LoRA and QLoRA side by side; each bar and each list item is the core's total
+// for that method, and the trained parameters its trainable_params, in both languages.
+test("the fine-tuning figure: full, LoRA and QLoRA are the core's, in both languages", async () => {
+  const base = [["model", "llama-3-8b"], ["gpu", "rtx-4090"], ["seq-len", "2048"], ["recompute", "full"]];
+  const core = Object.fromEntries(["full", "lora", "qlora"].map((m) => [m, tmathJson([...base, ["finetune", m]])]));
+  assert.equal(core.lora.trainable_params, 41943040);
+  for (const lang of ["en", "ko"]) {
+    const q = new URLSearchParams([...base, ["finetune", "lora"], ["view", "finetune"], ["lang", lang]]).toString();
+    const { page, context, problems } = await open(env.browser, `${env.server.base}?${q}`, { origin: env.server.origin });
+    await page.waitForSelector('[data-testid="finetune-chart"] rect[data-bytes]');
+    for (const m of ["full", "lora", "qlora"]) {
+      const item = page.locator(`[data-testid="finetune-${m}"]`);
+      assert.equal(Number(await item.getAttribute("data-bytes")), core[m].per_gpu_bytes.total, `${m} ${lang}`);
+      assert.equal(Number(await item.getAttribute("data-trainable")), core[m].trainable_params, `${m} ${lang}`);
+    }
+    const bars = await chartBars(page, "finetune-chart");
+    assert.equal(bars.length, 3);
+    const sum = (bar) => Object.values(bar).reduce((a, b) => a + b, 0);
+    // The bars under the axis' top whole (full fine-tuning's, beyond it, is drawn broken).
+    for (const [i, m] of [[1, "lora"], [2, "qlora"]]) {
+      assert.ok(Math.abs(sum(bars[i]) - core[m].per_gpu_bytes.total) <= 8, `${m}: ${sum(bars[i])}`);
+    }
+    const label = await page.getAttribute('[data-testid="finetune-chart"]', "aria-label");
+    assert.ok(label.includes(lang === "ko" ? "학습 파라미터" : "trained"), label);
+    assert.deepEqual(problems, []);
+    await context.close();
+  }
 });

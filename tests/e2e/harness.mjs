@@ -116,8 +116,8 @@ export function tmathPlan(pairs) {
 }
 
 /** The views, in the order of the SPEC: the article's eight, then the project's own three. */
-export const VIEWS = ["compute", "chinchilla", "inference", "model-states", "activations", "memory", "zero", "3d", "planner", "sweeps", "fp", "serving"];
-export const PROJECT_VIEWS = new Set(["planner", "sweeps", "fp", "serving"]);
+export const VIEWS = ["compute", "chinchilla", "inference", "model-states", "activations", "memory", "zero", "3d", "planner", "sweeps", "fp", "serving", "finetune"];
+export const PROJECT_VIEWS = new Set(["planner", "sweeps", "fp", "serving", "finetune"]);
 
 /** Per-GPU bytes as the page shows them. */
 export async function domBytes(page) {

@@ -36,6 +36,8 @@ const KEEP = new Set([
   "GPTQ", "AWQ", "NVFP4", "MXFP4", "GGUF", "gpt-oss-20b", "gpt-oss-120b", "gpt-oss", "mxfp4", "nvfp4",
   // Sliding and hybrid models (issue 37): checkpoints as their logs name them.
   "gemma-2-2b-it", "gemma-2-9b-it", "gemma-2-27b-it", "gemma-3-27b-it", "Qwen3-Next-80B-A3B",
+  // Fine-tuning (issue 38): the methods, formats, frameworks and authors as their papers name them.
+  "LoRA", "QLoRA", "NF4", "LitGPT", "Answer", "AI", "fsdp", "qlora", "Hu", "Dettmers", "Biderman",
 ]);
 
 /** Visible text of the page: every text node whose element shows (screen-reader text included). */

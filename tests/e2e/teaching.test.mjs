@@ -44,6 +44,13 @@ test("each lecture preset reproduces its published numbers", async () => {
     // The article's inference: 7B in fp16, 14 GB × 1.2 = 16.8 GB.
     // Kipply's arithmetic live: the serving figure's time per output token, as the core gives it.
     "serving-70b": (d, page) => page.textContent('[data-testid="serving-tpot"]').then((t) => assert.ok(/^\d[\d.,]*\sms$/.test(t), t)),
+    // Fine-tuning on one RTX 4090: QLoRA fits, full fine-tuning does not; the bars are the core's.
+    "finetune-8b-4090": async (d, page) => {
+      assert.equal(d.fits, true);
+      const full = Number(await page.getAttribute('[data-testid="finetune-full"]', "data-bytes"));
+      const qlora = Number(await page.getAttribute('[data-testid="finetune-qlora"]', "data-bytes"));
+      assert.ok(full > 24 * 2 ** 30 && qlora < 24 * 2 ** 30, `${full} ${qlora}`);
+    },
     "inference-7b": (d, page) => page.getAttribute('[data-testid="inference"]', "data-bytes").then((b) => assert.equal(Number(b), 16.8e9)),
     // 5.88e23 FLOPs at 150 TFLOP/s × $2 and at 400 TFLOP/s × $3.50 per GPU-hour.
     "lesson-a100": (d) => assert.ok(Math.abs(d.cost - (5.88e23 / 150e12 / 3600) * 2) < 1, `${d.cost}`),

@@ -47,6 +47,8 @@ fn remedy_text(ctx: Ctx, r: &Remedy) -> String {
             format!("{} s\u{a0}=\u{a0}{}", ctx.t("remedy-seq"), crate::i18n::count(lang, s as f64))
         }
         RemedyKind::Gpus(n) => crate::i18n::gpus(lang, n),
+        RemedyKind::Lora => ctx.t("remedy-lora").to_string(),
+        RemedyKind::Qlora => ctx.t("remedy-qlora").to_string(),
     };
     // On one rank of its shard group ZeRO shards nothing: offload's ZeRO-1 (DeepSpeed asks for a stage)
     // changes no byte there, and is not named.
@@ -62,6 +64,7 @@ fn remedy_text(ctx: Ctx, r: &Remedy) -> String {
                 (RemedyKind::FullRecompute, K::Recompute)
                     | (RemedyKind::Offload, K::Offload)
                     | (RemedyKind::Zero3, K::Zero)
+                    | (RemedyKind::Lora | RemedyKind::Qlora, K::Finetune)
             )
         })
         .map(|(k, v)| crate::i18n::change_text(lang, *k, v))

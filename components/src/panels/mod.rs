@@ -6,6 +6,7 @@ pub mod activations;
 pub mod breakdown_table;
 pub mod chinchilla;
 pub mod compute;
+pub mod finetune;
 pub mod fp;
 pub mod inference;
 pub mod memory;
@@ -67,5 +68,6 @@ pub fn body(view: View, mode: Mode, variants: &'static [Variant]) -> AnyView {
         View::Sweeps => view! { <sweeps::SweepsView mode=mode /> }.into_any(),
         View::Fp => view! { <fp::FpView mode=mode /> }.into_any(),
         View::Serving => view! { <serving::ServingView mode=mode /> }.into_any(),
+        View::Finetune => view! { <finetune::FinetuneView mode=mode /> }.into_any(),
     }
 }

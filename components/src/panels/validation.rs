@@ -34,6 +34,8 @@ fn framework_color(f: Framework) -> usize {
         Framework::Torchtune => 2,
         Framework::LlamaRecipes => 8,
         Framework::Transformers => 9,
+        Framework::LitGpt => 3,
+        Framework::AnswerAi => 4,
     }
 }
 
@@ -254,7 +256,7 @@ pub fn Validation() -> impl IntoView {
                 </table>
             </div>
             // Computed when opened, as the table above: nothing of it on the page's first paint.
-            {move || rows.with(|r| r.is_some()).then(|| view! { <Throughput /> <Serving /> })}
+            {move || rows.with(|r| r.is_some()).then(|| view! { <Throughput /> <Finetuning /> <Serving /> })}
         </details>
     }
 }
@@ -309,6 +311,79 @@ fn Throughput() -> impl IntoView {
                     ("throughput-gpus", true),
                     ("throughput-tau", true),
                     ("throughput-measured", true),
+                    ("validation-predicted", true),
+                    ("validation-error", true),
+                ])}
+                <tbody>{body}</tbody>
+            </table>
+        </div>
+    }
+}
+
+/// Fine-tuning against measured runs (`tmath::finetune_validation`): full, LoRA
+/// and QLoRA peaks with their counters.
+#[component]
+fn Finetuning() -> impl IntoView {
+    use tmath::finetune_validation as fv;
+    let ctx = use_ctx();
+    let rows = fv::table();
+    let summary = {
+        let counted = rows.iter().filter(|r| fv::counts(r)).count();
+        let (n, median) = (rows.len(), fv::median_error(&rows));
+        move || {
+            crate::i18n::finetune_validation_summary(
+                ctx.lang.get(),
+                n,
+                counted,
+                median,
+                fv::MEDIAN_LIMIT,
+                fv::ROW_LIMIT,
+            )
+        }
+    };
+    let body = rows
+        .into_iter()
+        .map(|r| {
+            let th = |key: &'static str| ctx.t(key);
+            let size = move |b: f64| ctx.units().format(tmath::Bytes(b));
+            let run = move || {
+                let lang = ctx.lang.get();
+                let words = run_words(lang, r.row.model, r.row.query, r.layout, r.layout.vpp);
+                format!("{words}, {}", crate::i18n::finetune_words(lang, &r.row.query))
+            };
+            let within = r.error().abs() <= fv::ROW_LIMIT || r.row.gap.is_some() || r.row.inferred;
+            view! {
+                <tr
+                    data-testid="finetune-row"
+                    data-error=r.error().to_string()
+                    data-counts=fv::counts(&r).to_string()
+                >
+                    <th scope="row">
+                        <span class="framework">{r.row.framework.name()}</span>" "
+                        <a href=format!("?{}", r.row.query)>{run}</a>
+                        {r.row.inferred.then(|| view! { <span class="detail">" "<Tr key="validation-inferred" /></span> })}
+                        {r.row.gap.map(|g| gap_note(ctx, format!("validation-gap-{}", g.as_str())))}
+                    </th>
+                    <td data-label=th("validation-metric")>
+                        <a href=r.row.source target="_blank" rel="noopener">{ctx.t(metric_key(r.row.metric))}</a>
+                    </td>
+                    <td class="num" data-label=th("validation-published")>{move || size(r.published)}</td>
+                    <td class="num" data-label=th("validation-predicted")>{move || size(r.predicted)}</td>
+                    <td class="num" class:warn=!within data-label=th("validation-error")>{error_text(r.error())}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <h3><Tr key="finetune-validation-title" /></h3>
+        <p class="detail"><Tr key="finetune-validation-intro" /></p>
+        <p data-testid="finetune-validation-summary">{summary}</p>
+        <div class="table-scroll">
+            <table class="breakdown" data-testid="finetune-validation">
+                {head(&[
+                    ("validation-run", false),
+                    ("validation-metric", false),
+                    ("validation-published", true),
                     ("validation-predicted", true),
                     ("validation-error", true),
                 ])}

@@ -17,11 +17,12 @@ use std::time::Duration;
 use tmath::page::View;
 
 /// The panels, in the order of the article after the headline memory chart.
-const PANELS: [View; 12] = [
+const PANELS: [View; 13] = [
     View::Memory,
     View::ModelStates,
     View::Activations,
     View::Zero,
+    View::Finetune,
     View::ThreeD,
     View::Inference,
     View::Serving,

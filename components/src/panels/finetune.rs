@@ -1,0 +1,97 @@
+//! The same model on the same GPU fine-tuned three ways, side by side: every
+//! parameter trained, LoRA's adapters on a frozen 16-bit base, QLoRA's on an
+//! NF4 base (Hu et al. 2021; Dettmers et al. 2023). Each bar is all the GPU
+//! holds; the list under it says how many parameters each run trains.
+
+use super::memory::{capacity_label, legend_of};
+use super::Mode;
+use crate::bind::text;
+use crate::charts::geometry::Bar;
+use crate::charts::stacked_bars::StackedBars;
+use crate::ctx::use_ctx;
+use leptos::prelude::*;
+use tmath::finetune::{BaseDtype, Finetune};
+use tmath::Report;
+
+/// The three runs of `r`'s configuration: full, LoRA (a quantized base becomes 16-bit) and QLoRA.
+pub fn three_runs(r: &Report) -> [Report; 3] {
+    [Finetune::Full, Finetune::Lora, Finetune::Qlora].map(|method| {
+        r.with(|c| {
+            let current = c.finetune.base_dtype;
+            c.finetune.method = method;
+            c.finetune.base_dtype = match method {
+                Finetune::Qlora => BaseDtype::Nf4,
+                _ if current == BaseDtype::Nf4 => BaseDtype::Bf16,
+                _ => current,
+            };
+        })
+    })
+}
+
+#[component]
+pub fn FinetuneView(
+    /// Where the view is drawn.
+    mode: Mode,
+) -> impl IntoView {
+    let ctx = use_ctx();
+    let units = Signal::derive(move || ctx.units());
+    let base = Memo::new(move |_| match mode {
+        Mode::Page => ctx.settled.get().unwrap_or_else(|| ctx.shown.get()),
+        _ => ctx.shown.get(),
+    });
+    let reports = Memo::new(move |_| base.with(three_runs));
+    let bars = Signal::derive(move || {
+        let current = base.with(|r| r.config.finetune.method);
+        reports.with(|rs| {
+            rs.iter()
+                .map(|r| Bar {
+                    label: crate::i18n::finetune_bar(ctx.lang.get(), r.config.finetune.method),
+                    sub: super::three_d::verdict_mark(ctx, r.fits()),
+                    segments: r.per_gpu.parts().iter().map(|&(_, b)| b.get()).collect(),
+                    current: r.config.finetune.method == current,
+                })
+                .collect()
+        })
+    });
+    let capacity = Signal::derive(move || base.with(|r| r.config.system.gpu_mem_bytes));
+    let summary = Signal::derive(move || {
+        let u = units.get();
+        reports.with(|rs| crate::i18n::finetune_summary(ctx.lang.get(), rs, u))
+    });
+    view! {
+        <StackedBars
+            bars=bars
+            capacity=capacity
+            capacity_label=capacity_label(ctx, base)
+            units=units
+            label=summary
+            testid="finetune-chart"
+            size=mode.chart(240.0)
+            font=mode.font()
+            legend=legend_of(ctx, bars)
+        />
+        <details class="finetune-note" data-testid="finetune-note">
+            <summary>{move || ctx.t("finetune-note-summary")}</summary>
+            <p>{move || ctx.t("finetune-note")}</p>
+        </details>
+        <ul class="zero-list">
+            {(0..3)
+                .map(|i| {
+                    let run = move || reports.with(|rs| (rs[i].config.finetune.method, rs[i].per_gpu.total(), tmath::finetune::trainable_params(&rs[i].config)));
+                    view! {
+                        <li
+                            data-testid=move || format!("finetune-{}", run().0.as_str())
+                            data-bytes=text(move || run().1.get().to_string())
+                            data-trainable=text(move || run().2.get().to_string())
+                        >
+                            {text(move || {
+                                let (method, total, trained) = run();
+                                crate::i18n::finetune_item(ctx.lang.get(), method, units.get().format(total), trained.get())
+                            })}
+                        </li>
+                    }
+                })
+                .collect_view()}
+        </ul>
+    }
+}
