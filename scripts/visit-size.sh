@@ -85,7 +85,11 @@ cd "$(dirname "$0")/.."
 # FLOPs, QLoRA's NF4 base; the fine-tuning figure with its note; its validation table of 24 runs
 # with their sources, gaps and summary in both languages; the LoRA and QLoRA remedies), 12.1 KiB
 # (400.6 → 412.7).
-CEILING_KIB=${CEILING_KIB:-413}
+# 413 → 420 (issue 38): post-training (post-training, rollouts, response-tokens, reward-params,
+# critic-params, rollout and rollout-mem-util with their labels and controls; the phases, their
+# JSON, two new parts with their colours and explanations; the phases chart; four ms-swift rows),
+# 7.1 KiB (412.7 → 419.8).
+CEILING_KIB=${CEILING_KIB:-420}
 # The stable toolchain's fallback build is about 28 KiB larger (scripts/build.sh says so loudly).
 if [ "$(cat target/wasm-toolchain.txt 2>/dev/null)" = stable ]; then
   CEILING_KIB=$((CEILING_KIB + 30))

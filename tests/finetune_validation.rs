@@ -31,4 +31,7 @@ fn finetuning_meets_measured_runs() {
     assert!(rows.len() >= 20, "{} rows", rows.len());
     let sources: std::collections::BTreeSet<_> = rows.iter().map(|r| r.row.framework.name()).collect();
     assert!(sources.len() >= 3, "{sources:?}");
+    // At least four post-training rows (DPO, PPO, GRPO).
+    let rl = rows.iter().filter(|r| r.row.query.contains("post-training=")).count();
+    assert!(rl >= 4, "{rl} post-training rows");
 }

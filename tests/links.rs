@@ -82,6 +82,21 @@ const GOLDEN: &[(&str, f64, f64)] = &[
     ("state-dtype=bf16", 142601641984.0, 1.26e22),
     // Issue 38: fine-tuning. LoRA's model states are the adapters' (41.9M here at r 16 on
     // every linear layer), the frozen base in its storage; C = 4PD + 6TD.
+    // Issue 38: post-training's phases; the verdict (per_gpu) is the heaviest phase's. DPO doubles
+    // the batch (each pair's two answers) beside a 16-bit reference; PPO trains a value model of P too.
+    ("post-training=none", 142601641984.0, 1.26e22),
+    ("post-training=dpo", 187203283968.0, 1.26e22),
+    ("post-training=ppo", 299203283968.0, 1.26e22),
+    ("post-training=grpo", 156601641984.0, 1.26e22),
+    ("post-training=grpo&rollouts=4", 156601641984.0, 1.26e22),
+    ("post-training=grpo&response-tokens=512", 151769803776.0, 1.26e22),
+    ("post-training=grpo&reward-params=1e9", 158601641984.0, 1.26e22),
+    ("post-training=ppo&critic-params=3e9", 217716631406.0, 1.26e22),
+    ("post-training=grpo&rollout=colocated", 156601641984.0, 1.26e22),
+    ("post-training=grpo&rollout=separate", 156601641984.0, 1.26e22),
+    ("post-training=grpo&rollout=trainer", 156601641984.0, 1.26e22),
+    ("post-training=grpo&rollout-mem-util=0.5", 168949672960.0, 1.26e22),
+    ("finetune=lora&post-training=grpo", 45218204672.0, 8.4679477248e21),
     ("kernels=fused", 142601641984.0, 1.26e22),
     // PyTorch's eager SwiGLU and RMSNorms keep more: 4 bytes per s·b·h and layer for the norms here (GeLU).
     ("kernels=eager", 143675383808.0, 1.26e22),
@@ -140,6 +155,7 @@ const GOLDEN: &[(&str, f64, f64)] = &[
     ("deck=serving-70b", 142601641984.0, 1.26e22),
     ("deck=finetune-8b-4090", 142601641984.0, 1.26e22),
     ("deck=finetune", 142601641984.0, 1.26e22),
+    ("deck=grpo-7b", 142601641984.0, 1.26e22),
     ("deck=serving", 142601641984.0, 1.26e22),
     ("deck=megatron-22b", 142601641984.0, 1.26e22),
     ("deck=megatron-175b", 142601641984.0, 1.26e22),

@@ -1727,3 +1727,62 @@ fn finetune_refusals() {
     assert_eq!(qlora.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&qlora.stderr).contains("nf4"));
 }
+
+/// Issue 38: post-training's phases. DPO trains on each pair's two answers beside
+/// a frozen 16-bit reference, which under LoRA is the base with its adapters off
+/// (nothing more); GRPO generates first (a colocated vLLM takes its share of the
+/// GPU beside the resident training states), then trains on prompt + response
+/// tokens; PPO trains a value model beside the policy and keeps a reward model.
+/// The verdict is the heaviest phase's; the phases never add up.
+#[test]
+fn post_training_phases() {
+    use tmath::memory::Part;
+    let base = [("model", "qwen2.5-7b"), ("gpu", "h100-80gb"), ("convention", "megatron"), ("recompute", "full")];
+    let run = |extra: &[(&str, &str)]| {
+        let mut p = base.to_vec();
+        p.extend_from_slice(extra);
+        eval(&p)
+    };
+    let p = run(&[]).config.params.get();
+    let dpo = run(&[("post-training", "dpo")]);
+    assert_eq!(dpo.per_gpu[Part::Frozen].get(), (2.0 * p).round());
+    assert_eq!(dpo.phases.len(), 1);
+    let sft = run(&[]);
+    let two = run(&[("micro-batch", "2")]);
+    assert_eq!(dpo.per_gpu[Part::Activations], two.per_gpu[Part::Activations], "DPO's pairs: twice the batch");
+    assert!(sft.per_gpu[Part::Activations] < dpo.per_gpu[Part::Activations]);
+    let lora_dpo = run(&[("post-training", "dpo"), ("finetune", "lora")]);
+    assert_eq!(lora_dpo.per_gpu[Part::Frozen].get(), 0.0, "under LoRA the reference is the base, adapters off");
+    // GRPO, vLLM colocated at 0.3: the generation phase holds the training states and the engine's share.
+    let grpo = run(&[("post-training", "grpo"), ("finetune", "lora"), ("rollout-mem-util", "0.3")]);
+    let (generation, training) = (grpo.phases[0].per_gpu, grpo.phases[1].per_gpu);
+    assert_eq!((grpo.phases[0].name, grpo.phases[1].name), ("generation", "training"));
+    let share = 0.3 * 79.19 * 1_073_741_824.0;
+    assert_close(generation[Part::Rollout].get(), share, 1e-9, "the engine's share");
+    assert_eq!(generation[Part::Model], training[Part::Model]);
+    assert_eq!(training[Part::Rollout].get(), 0.0, "the engine sleeps while the policy trains");
+    assert_eq!(generation[Part::Activations].get(), 0.0);
+    let heaviest = if generation.total() > training.total() { generation } else { training };
+    assert_eq!(grpo.per_gpu, heaviest);
+    // The trainer's own generate: 8 rollouts × (1024 + 1024) tokens of Qwen2.5 7B's cache (57,344 bytes a token).
+    let own = run(&[("post-training", "grpo"), ("rollout", "trainer")]);
+    assert_eq!(own.phases[0].per_gpu[Part::Rollout].get(), (8.0 * 2048.0 * 57_344.0_f64).round());
+    // PPO: a value model of P trains beside the policy; a reward model's weights are kept.
+    let ppo = run(&[("post-training", "ppo"), ("reward-params", "7e9")]);
+    let t = ppo.phases[1].per_gpu;
+    assert_eq!(t[Part::Frozen].get(), (2.0 * p + 2.0 * 7e9).round());
+    assert!((t[Part::Optimizer].get() / sft.per_gpu[Part::Optimizer].get() - 2.0).abs() < 1e-6);
+    // The JSON lists the phases, and zero rollouts are refused.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tmath"))
+        .args(["--model", "qwen2.5-7b", "--post-training", "grpo", "--json"])
+        .output()
+        .unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["phases"][0]["name"], "generation");
+    assert!(json["phases"][1]["per_gpu_bytes"]["total"].as_f64().unwrap() > 0.0);
+    let zero = std::process::Command::new(env!("CARGO_BIN_EXE_tmath"))
+        .args(["--post-training", "grpo", "--rollouts", "0"])
+        .output()
+        .unwrap();
+    assert_eq!(zero.status.code(), Some(2));
+}

@@ -76,6 +76,13 @@ pub fn label(lang: Lang, k: K) -> &'static str {
         K::GlobalEvery => ("Every k-th layer global (0: none)", "k번째 층마다 전체 어텐션 (0: 없음)"),
         K::Kernels => ("Elementwise kernels", "원소별 연산 커널"),
         K::Finetune => ("What is trained", "학습 대상"),
+        K::PostTraining => ("Post-training", "사후 학습"),
+        K::Rollouts => ("Rollouts per prompt", "프롬프트당 롤아웃 수"),
+        K::ResponseTokens => ("Response tokens", "응답 토큰 수"),
+        K::RewardParams => ("Reward model's parameters (0: a rule)", "보상 모델 파라미터 (0: 규칙)"),
+        K::CriticParams => ("Value model's parameters (PPO)", "가치 모델 파라미터 (PPO)"),
+        K::Rollout => ("Rollout engine", "롤아웃 엔진"),
+        K::RolloutMemUtil => ("Colocated engine's share of the GPU", "함께 올린 엔진이 쓰는 GPU 비율"),
         K::LoraRank => ("LoRA rank r", "LoRA 랭크 r"),
         K::LoraTargets => ("Matrices with adapters", "어댑터를 붙일 행렬"),
         K::LoraDropout => ("Dropout on the adapters' input", "어댑터 입력의 드롭아웃"),
@@ -206,6 +213,12 @@ pub fn choice(lang: Lang, k: K, value: &'static str) -> &'static str {
     }
     if k == K::Kernels {
         return tr(lang, &format!("kernels-{value}"));
+    }
+    if k == K::PostTraining {
+        return tr(lang, &format!("post-{value}"));
+    }
+    if k == K::Rollout {
+        return tr(lang, &format!("rollout-{value}"));
     }
     if k == K::Finetune {
         return tr(lang, &format!("finetune-{value}"));
@@ -953,8 +966,8 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "section-data" => ("Data", "데이터"),
         "finetune-validation-title" => ("Fine-tuning: full, LoRA and QLoRA against measured runs", "파인튜닝: 전체, LoRA, QLoRA와 실측 비교"),
         "finetune-validation-intro" => (
-            "Peaks that torchtune, LitGPT and Answer.AI's fsdp_qlora published with their setups, each with its counter, beside this calculator's: the frozen base in its storage, the adapters with their gradients and optimizer states, the activations the backward still needs (a frozen layer keeps no input), PyTorch's eager operations where the framework runs them. The calculator predicts allocated memory; reserved figures are shown and not counted.",
-            "torchtune, LitGPT, Answer.AI의 fsdp_qlora가 설정과 함께 공개한 최대 메모리와 카운터를 이 계산기의 값과 나란히 보여 줍니다. 계산에는 저장 타입대로의 고정된 기반 모델, 그래디언트와 옵티마이저 상태를 가진 어댑터, 역전파에 여전히 필요한 활성값(고정된 층은 입력을 두지 않음), 프레임워크가 쓰는 PyTorch 즉시 실행 연산이 들어갑니다. 이 계산기는 할당 메모리를 예측하므로 예약 메모리 값은 보여 주기만 하고 세지 않습니다.",
+            "Peaks that torchtune, LitGPT, Answer.AI's fsdp_qlora and ms-swift (DPO, PPO, GRPO) published with their setups, each with its counter, beside this calculator's: the frozen base in its storage, the adapters with their gradients and optimizer states, the activations the backward still needs (a frozen layer keeps no input), PyTorch's eager operations where the framework runs them. The calculator predicts allocated memory; reserved figures are shown and not counted.",
+            "torchtune, LitGPT, Answer.AI의 fsdp_qlora, ms-swift(DPO, PPO, GRPO)가 설정과 함께 공개한 최대 메모리와 카운터를 이 계산기의 값과 나란히 보여 줍니다. 계산에는 저장 타입대로의 고정된 기반 모델, 그래디언트와 옵티마이저 상태를 가진 어댑터, 역전파에 여전히 필요한 활성값(고정된 층은 입력을 두지 않음), 프레임워크가 쓰는 PyTorch 즉시 실행 연산이 들어갑니다. 이 계산기는 할당 메모리를 예측하므로 예약 메모리 값은 보여 주기만 하고 세지 않습니다.",
         ),
         "remedy-lora" => (
             "LoRA instead of full fine-tuning (close to it on most tasks, learns less on new domains: Biderman et al. 2024)",
@@ -993,6 +1006,8 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "part-optimizer" => ("optimizer states", "옵티마이저 상태"),
         "part-activations" => ("activations", "활성값"),
         "part-zero3-live-params" => ("ZeRO-3 live params", "ZeRO-3 라이브 파라미터"),
+        "part-frozen-models" => ("frozen models (reference, reward)", "고정된 모델 (참조, 보상)"),
+        "part-rollout" => ("rollout engine", "롤아웃 엔진"),
         "part-reserve" => ("overhead and fragmentation", "오버헤드와 단편화"),
         "part-overhead" => ("inference overhead (0.2 × weights)", "추론 부가 메모리 (0.2 × 가중치)"),
         "total" => ("total per GPU", "GPU당 합계"),
@@ -1157,6 +1172,19 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "serving-pool-log" => ("tokens in the log", "로그의 토큰 수"),
         "kernels-fused" => ("Fused (Megatron-Core)", "퓨즈드 (Megatron-Core)"),
         "kernels-eager" => ("PyTorch eager (transformers, LitGPT)", "PyTorch 즉시 실행 (transformers, LitGPT)"),
+        "post-none" => ("None", "없음"),
+        "post-dpo" => ("DPO (preference pairs, a frozen reference)", "DPO (선호 쌍, 고정된 참조 모델)"),
+        "post-ppo" => ("PPO (reward, value and reference models)", "PPO (보상·가치·참조 모델)"),
+        "post-grpo" => ("GRPO (groups of rollouts, a reference)", "GRPO (롤아웃 묶음, 참조 모델)"),
+        "rollout-colocated" => ("vLLM on the training GPUs", "학습 GPU에 함께 올린 vLLM"),
+        "rollout-separate" => ("vLLM on GPUs of its own", "별도 GPU의 vLLM"),
+        "rollout-trainer" => ("the training model's own generate", "학습 모델 자체의 생성"),
+        "phase-generation" => ("generation", "생성"),
+        "phase-training" => ("training", "학습"),
+        "finetune-phases-note" => (
+            "Post-training's phases run one after the other: generating rollouts, then training on them (PPO and GRPO on prompt + response tokens); the verdict is the heavier.",
+            "사후 학습의 단계는 차례로 돕니다: 롤아웃을 생성한 다음 그것으로 학습합니다(PPO와 GRPO는 프롬프트 + 응답 토큰으로). 판정은 더 무거운 단계를 따릅니다.",
+        ),
         "finetune-full" => ("Full fine-tuning (every parameter)", "전체 파인튜닝 (모든 파라미터)"),
         "finetune-lora" => ("LoRA (adapters on a frozen base)", "LoRA (고정된 기반 모델에 어댑터)"),
         "finetune-qlora" => ("QLoRA (adapters on a 4-bit base)", "QLoRA (4비트 기반 모델에 어댑터)"),
@@ -1199,6 +1227,10 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "validation-gap-compiled" => (
             "(torch.compile fuses the loss: it keeps the 16-bit logits, not each piece's fp32 log-probabilities; not modelled)",
             "(torch.compile이 손실 계산을 합칩니다: 조각마다 fp32 로그 확률을 두지 않고 16비트 로짓만 둡니다. 계산에 넣지 않았습니다)",
+        ),
+        "validation-gap-zero3-generate" => (
+            "(generation under ZeRO-3 with the trainer's own generate gathers the whole policy; not modelled)",
+            "(ZeRO-3에서 학습 모델 자체로 생성하면 정책 모델 전체를 모읍니다. 계산에 넣지 않았습니다)",
         ),
         "validation-scores-stored" => ("s × s scores stored", "s × s 점수 저장"),
         "validation-axis-measured" => ("measured", "실측"),
@@ -1365,6 +1397,10 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "preset-finetune-8b-4090" => (
             "Fine-tuning Llama 3 8B on one RTX 4090: full, LoRA, QLoRA",
             "RTX 4090 한 장에서 Llama 3 8B 파인튜닝: 전체, LoRA, QLoRA",
+        ),
+        "preset-grpo-7b" => (
+            "GRPO of Qwen2.5 7B with LoRA on one H100: generation, then training",
+            "H100 한 장에서 LoRA로 Qwen2.5 7B GRPO: 생성 다음 학습",
         ),
         "preset-chinchilla-70b" => ("Chinchilla: 70B on 1.4T tokens", "1.4조 토큰으로 학습한 700억 모델"),
         "preset-megatron-22b" => ("Megatron paper: 22B", "Megatron 논문: 22B"),

@@ -191,7 +191,9 @@ fn receipt(r: &Report) -> String {
                 "cuBLAS workspace"
             }
             .to_string(),
-            Part::Logits | Part::Buffers | Part::LiveParams => String::new(),
+            Part::Frozen if m[part].get() > 0.0 => format!("{} reference and reward", c.post.method),
+            Part::Rollout if m[part].get() > 0.0 => format!("{} rollout engine, generation phase", c.post.engine),
+            Part::Logits | Part::Buffers | Part::LiveParams | Part::Frozen | Part::Rollout => String::new(),
             Part::Reserve => {
                 format!(
                     "{} GB + {} %",

@@ -309,3 +309,5 @@ pub fn activation_delta(c: &Config) -> (f64, f64) {
     outside += 2.0 * f.rank as f64 * products / h;
     (outside, inside)
 }
+
+pub mod post;

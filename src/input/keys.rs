@@ -1001,6 +1001,53 @@ key_table! {
             set: |s, v| s.train_embeddings = v.flag(),
         },
     },
+    PostTraining => Key {
+        name: "post-training", aliases: &[], kind: Kind::Choice(crate::finetune::post::PostTraining::names),
+        help: help!("post-training after fine-tuning: none, dpo, ppo or grpo; its phases each with their memory, the verdict the heaviest's"),
+        access: Access::Calc {
+            get: |s| word(s.post_training.as_str()),
+            shown: None,
+            set: |s, v| s.post_training = crate::finetune::post::PostTraining::parse(v.text()).unwrap_or(s.post_training),
+        },
+    },
+    Rollouts => Key {
+        name: "rollouts", aliases: &[], kind: whole(1, 100_000),
+        help: help!("GRPO/PPO: completions per prompt (default 8)"),
+        access: Access::Calc { get: |s| int(s.rollouts), shown: None, set: |s, v| s.rollouts = v.whole() },
+    },
+    ResponseTokens => Key {
+        name: "response-tokens", aliases: &[], kind: whole(1, 100_000_000),
+        help: help!("GRPO/PPO: tokens each completion generates after prompt-tokens (default 1024)"),
+        access: Access::Calc { get: |s| int(s.response_tokens), shown: None, set: |s, v| s.response_tokens = v.whole() },
+    },
+    RewardParams => Key {
+        name: "reward-params", aliases: &[], kind: real(0.0, 1e16),
+        help: help!("GRPO/PPO: the reward model's parameters (0: a rule, no model)"),
+        access: Access::Calc { get: |s| num(s.reward_params), shown: None, set: |s, v| s.reward_params = v.num() },
+    },
+    CriticParams => Key {
+        name: "critic-params", aliases: &[], kind: real(1.0, 1e16),
+        help: help!("PPO: the value model's parameters, trained beside the policy (default P)"),
+        access: Access::Calc {
+            get: |s| s.critic_params.and_then(num),
+            shown: Some(|s| Value::Num(s.critic_params.unwrap_or(s.resolved_params().get()))),
+            set: |s, v| s.critic_params = Some(v.num()),
+        },
+    },
+    Rollout => Key {
+        name: "rollout", aliases: &[], kind: Kind::Choice(crate::finetune::post::RolloutEngine::names),
+        help: help!("GRPO/PPO: the rollout engine, colocated (vLLM on the training GPUs; default), separate (vLLM on GPUs of its own) or trainer (the model's own generate)"),
+        access: Access::Calc {
+            get: |s| word(s.rollout.as_str()),
+            shown: None,
+            set: |s, v| s.rollout = crate::finetune::post::RolloutEngine::parse(v.text()).unwrap_or(s.rollout),
+        },
+    },
+    RolloutMemUtil => Key {
+        name: "rollout-mem-util", aliases: &[], kind: real(0.01, 1.0),
+        help: help!("GRPO/PPO: the colocated engine's share of each GPU (vLLM's gpu_memory_utilization; TRL's default 0.3)"),
+        access: Access::Calc { get: |s| num(s.rollout_mem_util), shown: None, set: |s, v| s.rollout_mem_util = v.num() },
+    },
     MaxGpus => Key {
         name: "max-gpus", aliases: &[], kind: whole(1, 10_000_000),
         help: help!("largest N the minimum-GPU search tries (default 16384)"),

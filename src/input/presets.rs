@@ -95,6 +95,14 @@ pub static PRESETS: &[Preset] = &[
         view: View::Finetune,
         variants: &[],
     },
+    // GRPO of Qwen2.5 7B with LoRA on one H100, vLLM colocated at 0.3 (TRL's default): the
+    // generation phase and the training phase side by side.
+    Preset {
+        name: "grpo-7b",
+        query: "model=qwen2.5-7b&gpu=h100-80gb&convention=megatron&attention=flash&kernels=eager&precision=bf16&grad-dtype=fp16&exp-avg-dtype=bf16&recompute=full&finetune=lora&post-training=grpo&rollouts=8&prompt-tokens=512&response-tokens=1024",
+        view: View::Finetune,
+        variants: &[],
+    },
     // Chinchilla itself: 70B on 1.4T tokens, D = 20P (Hoffmann et al. 2022).
     Preset { name: "chinchilla-70b", query: "params=70B&tokens=1.4T", view: View::Chinchilla, variants: &[] },
     // Korthikanti et al. 2022, Table 3 with sequence parallelism + selective recomputation.

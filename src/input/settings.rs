@@ -136,6 +136,15 @@ pub struct Settings {
     pub base_dtype: Option<crate::finetune::BaseDtype>,
     pub train_embeddings: bool,
     pub kernels: Kernels,
+    /// Post-training: the algorithm, completions per prompt, their tokens, the reward and
+    /// value models' sizes (unset value model: the policy's P), the rollout engine and its share.
+    pub post_training: crate::finetune::post::PostTraining,
+    pub rollouts: u64,
+    pub response_tokens: u64,
+    pub reward_params: f64,
+    pub critic_params: Option<f64>,
+    pub rollout: crate::finetune::post::RolloutEngine,
+    pub rollout_mem_util: f64,
 }
 
 /// Where a configuration's shape (L, h, a, V) comes from.
@@ -263,6 +272,14 @@ impl Default for Settings {
             base_dtype: None,
             train_embeddings: false,
             kernels: Kernels::Fused,
+            post_training: crate::finetune::post::PostTraining::None,
+            rollouts: 8,
+            response_tokens: 1024,
+            reward_params: 0.0,
+            critic_params: None,
+            rollout: crate::finetune::post::RolloutEngine::Colocated,
+            // TRL's `vllm_gpu_memory_utilization` in colocate mode.
+            rollout_mem_util: 0.3,
         }
     }
 }
@@ -752,6 +769,15 @@ impl Settings {
             convention: self.convention,
             finetune: self.resolved_finetune(),
             kernels: self.kernels,
+            post: crate::finetune::post::PostConfig {
+                method: self.post_training,
+                rollouts: self.rollouts,
+                response_tokens: self.response_tokens,
+                reward_params: self.reward_params,
+                critic_params: self.critic_params.unwrap_or(params.get()),
+                engine: self.rollout,
+                engine_mem_util: self.rollout_mem_util,
+            },
         }
     }
 

@@ -833,8 +833,19 @@ pub fn stage_memory(c: &Config, st: &Stage) -> MemoryBreakdown {
     };
     m[Part::Gradients] = (trained * gradient_bytes(c.dtypes.grad_dtype) / d.gradients).whole();
     m[Part::Optimizer] = optimizer.whole();
-    m[Part::Activations] = activation_terms(c, st).bytes().whole();
-    m[Part::Logits] = logit_terms(c, st).bytes().whole();
+    // Post-training trains on its own sequences (DPO's pairs, PPO's and GRPO's prompt + response).
+    let tc = crate::finetune::post::training_config(c);
+    m[Part::Activations] = activation_terms(&tc, st).bytes().whole();
+    m[Part::Logits] = logit_terms(&tc, st).bytes().whole();
+    // PPO's value model trains beside the policy: its states and activations, in proportion.
+    let critic = crate::finetune::post::critic_share(c);
+    if critic > 0.0 {
+        for part in [Part::Model, Part::Gradients, Part::Optimizer, Part::Activations] {
+            m[part] = Bytes(m[part].get() * (1.0 + critic)).whole();
+        }
+    }
+    // The frozen reference and reward models, sharded as the weights are.
+    m[Part::Frozen] = Bytes(crate::finetune::post::frozen_bytes(c) / d.model).whole();
     m[Part::Buffers] = buffer_terms(c).bytes().whole();
     m[Part::LiveParams] = zero3_live_params(c).whole();
     m[Part::Reserve] = Bytes(m.total().get() * c.system.fragmentation + c.system.reserve_bytes).whole();

@@ -19,13 +19,17 @@ pub enum Part {
     /// The framework's buffers ([`buffer_terms`]).
     Buffers,
     LiveParams,
+    /// Post-training's frozen models: the reference policy and the reward model's weights.
+    Frozen,
+    /// Post-training's rollout engine: its share of the GPU, or the generation's KV cache.
+    Rollout,
     /// What the formulas leave out: the reserve (CUDA context, NCCL, framework) and fragmentation.
     Reserve,
 }
 
 impl Part {
     /// How many parts there are.
-    pub const COUNT: usize = 8;
+    pub const COUNT: usize = 10;
     /// Stacking order, bottom first.
     pub const ALL: [Part; Part::COUNT] = [
         Part::Model,
@@ -35,6 +39,8 @@ impl Part {
         Part::Logits,
         Part::Buffers,
         Part::LiveParams,
+        Part::Frozen,
+        Part::Rollout,
         Part::Reserve,
     ];
 
@@ -48,6 +54,8 @@ impl Part {
             Part::Logits => "logits",
             Part::Buffers => "buffers",
             Part::LiveParams => "zero3_live_params",
+            Part::Frozen => "frozen_models",
+            Part::Rollout => "rollout",
             Part::Reserve => "reserve",
         }
     }
@@ -63,6 +71,8 @@ impl Part {
             Part::Logits => "part-logits",
             Part::Buffers => "part-buffers",
             Part::LiveParams => "part-zero3-live-params",
+            Part::Frozen => "part-frozen-models",
+            Part::Rollout => "part-rollout",
             Part::Reserve => "part-reserve",
         }
     }
@@ -77,6 +87,8 @@ impl Part {
             Part::Logits => "logits (loss)",
             Part::Buffers => "framework buffers",
             Part::LiveParams => "ZeRO-3 live params",
+            Part::Frozen => "frozen models (reference, reward)",
+            Part::Rollout => "rollout engine",
             Part::Reserve => "reserve, fragmentation",
         }
     }

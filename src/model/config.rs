@@ -462,6 +462,8 @@ pub struct Config {
     pub finetune: crate::finetune::FinetuneConfig,
     /// Fused kernels or PyTorch's eager operations (what the elementwise operations keep).
     pub kernels: Kernels,
+    /// Post-training: DPO, PPO or GRPO, in phases (none: the article's training alone).
+    pub post: crate::finetune::post::PostConfig,
 }
 
 impl Config {

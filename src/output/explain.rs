@@ -50,6 +50,8 @@ impl Item {
         Item::Part(Part::Logits),
         Item::Part(Part::Buffers),
         Item::Part(Part::LiveParams),
+        Item::Part(Part::Frozen),
+        Item::Part(Part::Rollout),
         Item::Part(Part::Reserve),
         Item::Inference,
         Item::Flops,
@@ -591,6 +593,51 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
             sources: &[Cite::Article(Section::ShardedOptimizers), Cite::Paper("DeepSpeed stage3_max_live_parameters")],
             note: (!z.shards_params()).then_some("note-live-zero3-only"),
         },
+        // Post-training's frozen models: the reference in 16 bits (none under LoRA) and the reward model.
+        Item::Part(Part::Frozen) => {
+            let post = c.post;
+            let reference = if c.finetune.is_adapter() || !post.is_on() { 0.0 } else { c.params.get() };
+            Explanation {
+                formula: format!("2 · (P_ref + P_reward) ÷ (t·p{})", if z.shards_params() { "·d" } else { "" }),
+                substituted: format!(
+                    "2 · ({} + {}){} = {}",
+                    format_count(reference),
+                    format_count(if post.method == crate::finetune::post::PostTraining::Dpo {
+                        0.0
+                    } else {
+                        post.reward_params
+                    }),
+                    div(r.divisors.model),
+                    bytes(m[Part::Frozen])
+                ),
+                sources: &[Cite::Paper("TRL (DPOTrainer, GRPOTrainer, PPOTrainer: ref_model, reward_model)")],
+                note: None,
+            }
+        }
+        // The rollout engine: a colocated vLLM's share, or the generation's KV cache.
+        Item::Part(Part::Rollout) => {
+            let post = c.post;
+            let tokens = c.serving.prompt_tokens + post.response_tokens;
+            Explanation {
+                formula: match post.engine {
+                    crate::finetune::post::RolloutEngine::Colocated => "mem-util_rollout · M_GPU".into(),
+                    _ => "b · rollouts · (prompt + response) · KV/token".into(),
+                },
+                substituted: match post.engine {
+                    crate::finetune::post::RolloutEngine::Colocated => {
+                        format!(
+                            "{} · {} = {}",
+                            n(post.engine_mem_util),
+                            bytes(Bytes(crate::serving::memory::engine_total_bytes(c))),
+                            bytes(m[Part::Rollout])
+                        )
+                    }
+                    _ => format!("{} · {} · {} = {}", c.micro_batch, post.rollouts, tokens, bytes(m[Part::Rollout])),
+                },
+                sources: &[Cite::Paper("TRL (vllm_mode, vllm_gpu_memory_utilization); verl (hybrid engine); OpenRLHF")],
+                note: None,
+            }
+        }
         Item::Part(Part::Reserve) => {
             let formulas = m.total() - m[Part::Reserve];
             Explanation {

@@ -67,6 +67,11 @@ const TORCHTUNE_README_2024_09: &str =
     "https://github.com/pytorch/torchtune/blob/30b8519e86d2094879576e16ab1f8d21a6f6f9f7/README.md";
 const TORCHTUNE_README_2024_05: &str =
     "https://github.com/pytorch/torchtune/blob/0217d44c2e1e372b34628767745c1f6538086a81/README.md";
+const SWIFT_DPO_LORA: &str = "https://github.com/modelscope/ms-swift/blob/3602360a562313afbf2ef6065fdf61f271a2c5b9/examples/train/rlhf/dpo/lora.sh";
+const SWIFT_PPO_FULL: &str = "https://github.com/modelscope/ms-swift/blob/3602360a562313afbf2ef6065fdf61f271a2c5b9/examples/train/rlhf/ppo/full.sh";
+const SWIFT_PPO_LORA: &str = "https://github.com/modelscope/ms-swift/blob/3602360a562313afbf2ef6065fdf61f271a2c5b9/examples/train/rlhf/ppo/lora.sh";
+const SWIFT_QWEN3: &str =
+    "https://github.com/modelscope/ms-swift/blob/3602360a562313afbf2ef6065fdf61f271a2c5b9/docs/source_en/BestPractices/Qwen3-Best-Practice.md";
 const LITGPT_RESOURCES: &str =
     "https://github.com/Lightning-AI/litgpt/blob/0cc02afa1dca7434418cf612690da13d38d294fd/tutorials/resource-tables.md";
 const ANSWER_AI: &str =
@@ -107,6 +112,19 @@ const fn fsdp_reserved(name: &'static str, query: &'static str, gib: f64) -> Row
         row(name, Framework::AnswerAi, "Llama 2 7B", query, gib * GIB, Metric::Reserved, ANSWER_AI, false),
         Gap::FsdpCache,
     )
+}
+
+/// ms-swift's example scripts (on TRL's trainers): bf16 weights and moments, activation
+/// checkpointing, transformers' eager layers; the figure is a comment in each script,
+/// its counter and GPU not stated (80 GB cards inferred; its log prints reserved memory).
+macro_rules! swift {
+    ($rest:literal) => {
+        concat!(
+            "convention=megatron&precision=bf16&grad-dtype=fp16&exp-avg-dtype=bf16&loss=standard&attention=flash&kernels=eager&",
+            "gpu=h100-80gb&recompute=full&",
+            $rest
+        )
+    };
 }
 
 /// The table.
@@ -300,6 +318,53 @@ pub static FINETUNE_ROWS: &[Row] = &[
             false,
         ),
         Gap::Compiled,
+    ),
+    // Post-training (ms-swift): DPO with LoRA on one GPU (the reference is the base with the
+    // adapters off), PPO with LoRA on 4 GPUs (ZeRO-2) and in full on 8 (ZeRO-3) against an
+    // 8B reward model with an 8B value model, GRPO of Qwen3-8B with 16 completions per prompt
+    // and vLLM colocated at 0.4 (ZeRO-3 on 8 GPUs).
+    row(
+        "swift-dpo-lora-qwen2.5-7b",
+        Framework::MsSwift,
+        "Qwen2.5 7B",
+        swift!("model=qwen2.5-7b&finetune=lora&lora-rank=8&post-training=dpo&seq-len=2048"),
+        24.0 * GIB,
+        Metric::Reserved,
+        SWIFT_DPO_LORA,
+        true,
+    ),
+    row(
+        "swift-ppo-lora-llama31-8b",
+        Framework::MsSwift,
+        "Llama 3.1 8B",
+        swift!("model=llama-3-8b&finetune=lora&lora-rank=8&post-training=ppo&reward-params=7.5e9&critic-params=7.5e9&prompt-tokens=1536&response-tokens=512&rollout=trainer&rollouts=1&gpus=4&zero=2"),
+        50.0 * GIB,
+        Metric::Reserved,
+        SWIFT_PPO_LORA,
+        true,
+    ),
+    with_gap(
+        row(
+            "swift-ppo-full-llama31-8b",
+            Framework::MsSwift,
+            "Llama 3.1 8B",
+            swift!("model=llama-3-8b&post-training=ppo&reward-params=7.5e9&critic-params=7.5e9&prompt-tokens=1536&response-tokens=512&rollout=trainer&rollouts=1&gpus=8&zero=3"),
+            65.0 * GIB,
+            Metric::Reserved,
+            SWIFT_PPO_FULL,
+            true,
+        ),
+        Gap::Zero3Generate,
+    ),
+    row(
+        "swift-grpo-qwen3-8b",
+        Framework::MsSwift,
+        "Qwen3 8B",
+        swift!("layers=36&hidden=4096&heads=32&kv-heads=8&head-dim=128&ffn=12288&mlp=swiglu&vocab=151936&tie-embeddings=0&post-training=grpo&rollouts=16&micro-batch=2&prompt-tokens=512&response-tokens=4096&rollout=colocated&rollout-mem-util=0.4&gpus=8&zero=3"),
+        70.0e9,
+        Metric::NvidiaSmi,
+        SWIFT_QWEN3,
+        true,
     ),
     // torchtune's README (May 2024): Llama 2 7B on one RTX 4090, batch 4, 2,048 tokens, GB
     // of 10⁹ bytes; the recipes' defaults (r 8, activation checkpointing) inferred.

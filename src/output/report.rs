@@ -280,6 +280,8 @@ pub struct Report {
     pub step: step::StepTime,
     /// One serving replica's memory, time and cost ([`crate::serving::evaluate`]).
     pub serving: crate::serving::ServingReport,
+    /// Post-training's phases, each with its memory per GPU (none without post-training).
+    pub phases: Vec<crate::finetune::post::Phase>,
     pub warnings: Vec<Warning>,
 }
 
@@ -527,7 +529,10 @@ pub fn warnings(
 
 /// Evaluates every formula once.
 pub fn evaluate(c: &Config) -> Report {
-    let (stage, per_gpu) = memory::peak_stage(c);
+    let (stage, training) = memory::peak_stage(c);
+    // Post-training's phases, one after the other: the verdict is the heaviest's.
+    let phases = crate::finetune::post::phases(c, training);
+    let per_gpu = phases.iter().map(|p| p.per_gpu).fold(training, |a, b| if b.total() > a.total() { b } else { a });
     let divisors = memory::stage_divisors(c, &stage);
     let cpu_per_node = memory::cpu_offload_per_node(c, &divisors, &stage);
     let step = step::step_time(c);
@@ -543,7 +548,31 @@ pub fn evaluate(c: &Config) -> Report {
         nvme_per_node: memory::nvme_offload_per_node(c, &divisors),
         step,
         serving: crate::serving::evaluate(c),
+        phases,
         config: c.clone(),
+    }
+}
+
+/// The JSON's `phases`: one object per phase, its name and its own `per_gpu_bytes`.
+struct PhasesJson<'a>(&'a [crate::finetune::post::Phase]);
+
+impl Serialize for PhasesJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{SerializeSeq, SerializeStruct};
+        struct One<'a>(&'a crate::finetune::post::Phase);
+        impl Serialize for One<'_> {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                let mut o = s.serialize_struct("Phase", 2)?;
+                o.serialize_field("name", self.0.name)?;
+                o.serialize_field("per_gpu_bytes", &self.0.per_gpu)?;
+                o.end()
+            }
+        }
+        let mut seq = s.serialize_seq(Some(self.0.len()))?;
+        for p in self.0 {
+            seq.serialize_element(&One(p))?;
+        }
+        seq.end()
     }
 }
 
@@ -593,7 +622,7 @@ impl Serialize for Report {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let c = &self.config;
         let m = &self.per_gpu;
-        let mut o = s.serialize_struct("Report", 123)?;
+        let mut o = s.serialize_struct("Report", 131)?;
         o.serialize_field("params", &p(c.params))?;
         o.serialize_field("active_params", &p(c.active_params))?;
         o.serialize_field("trainable_params", &p(crate::finetune::trainable_params(c)))?;
@@ -670,6 +699,15 @@ impl Serialize for Report {
         o.serialize_field("base_dtype", &f.base_dtype)?;
         o.serialize_field("train_embeddings", &f.train_embeddings)?;
         o.serialize_field("kernels", &c.kernels)?;
+        let post = &c.post;
+        o.serialize_field("post_training", &post.method)?;
+        o.serialize_field("rollouts", &post.rollouts)?;
+        o.serialize_field("response_tokens", &post.response_tokens)?;
+        o.serialize_field("reward_params", &post.reward_params)?;
+        o.serialize_field("critic_params", &post.critic_params)?;
+        o.serialize_field("rollout", &post.engine)?;
+        o.serialize_field("rollout_mem_util", &post.engine_mem_util)?;
+        o.serialize_field("phases", &PhasesJson(&self.phases))?;
         o.serialize_field("zero", &c.zero)?;
         o.serialize_field("model", &c.model.map_or("custom", |m| m.name))?;
         o.serialize_field("seq_len", &c.seq_len)?;

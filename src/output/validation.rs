@@ -90,6 +90,8 @@ pub enum Framework {
     LitGpt,
     /// Answer.AI's fsdp_qlora.
     AnswerAi,
+    /// ModelScope's ms-swift (its post-training on TRL's trainers).
+    MsSwift,
 }
 
 impl Framework {
@@ -103,6 +105,7 @@ impl Framework {
             Framework::Transformers => "transformers",
             Framework::LitGpt => "LitGPT",
             Framework::AnswerAi => "fsdp_qlora",
+            Framework::MsSwift => "ms-swift",
         }
     }
 }
@@ -131,6 +134,9 @@ pub enum Gap {
     /// log-sum-exp per token where eager PyTorch keeps each piece's fp32
     /// log-probabilities (4 bytes a logit), and fuses the elementwise operations.
     Compiled,
+    /// Generation under ZeRO-3 with the trainer's own `generate`: DeepSpeed gathers
+    /// the whole policy for it (and TRL's PPO keeps four models), not modelled.
+    Zero3Generate,
 }
 
 impl Gap {
@@ -142,6 +148,7 @@ impl Gap {
             Gap::LoadPeak => "load-peak",
             Gap::FsdpCache => "fsdp-cache",
             Gap::Compiled => "compiled",
+            Gap::Zero3Generate => "zero3-generate",
         }
     }
 }

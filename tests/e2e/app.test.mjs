@@ -596,7 +596,7 @@ test("the stage chart: every stage of Llama 3 405B on 16 stages, the heaviest th
 });
 
 // Issue 40: the memory chart is SVG whose segments carry the core's bytes, part by part, in both languages.
-const PART_KEYS = ["model", "gradients", "optimizer", "activations", "logits", "buffers", "zero3_live_params", "reserve"];
+const PART_KEYS = ["model", "gradients", "optimizer", "activations", "logits", "buffers", "zero3_live_params", "frozen_models", "rollout", "reserve"];
 test("the memory chart's segments are the core's bytes, part by part, in both languages", async () => {
   for (const pairs of [[["model", "llama-2-13b"], ["convention", "megatron"], ["pp", "2"], ["gpus", "8"]],
     [["params", "7.5B"], ["gpus", "64"], ["zero", "3"]]]) {

@@ -38,6 +38,7 @@ const KEEP = new Set([
   "gemma-2-2b-it", "gemma-2-9b-it", "gemma-2-27b-it", "gemma-3-27b-it", "Qwen3-Next-80B-A3B",
   // Fine-tuning (issue 38): the methods, formats, frameworks and authors as their papers name them.
   "LoRA", "QLoRA", "NF4", "LitGPT", "Answer", "AI", "fsdp", "qlora", "Hu", "Dettmers", "Biderman",
+  "DPO", "PPO", "GRPO", "ms-swift", "swift", "Qwen3",
 ]);
 
 /** Visible text of the page: every text node whose element shows (screen-reader text included). */

@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import { startBrowser, open, tmathJson, domBytes } from "./harness.mjs";
+import { startBrowser, open, tmathJson, domBytes, chartBars } from "./harness.mjs";
 
 const env = startBrowser();
 
@@ -50,6 +50,13 @@ test("each lecture preset reproduces its published numbers", async () => {
       const full = Number(await page.getAttribute('[data-testid="finetune-full"]', "data-bytes"));
       const qlora = Number(await page.getAttribute('[data-testid="finetune-qlora"]', "data-bytes"));
       assert.ok(full > 24 * 2 ** 30 && qlora < 24 * 2 ** 30, `${full} ${qlora}`);
+    },
+    // GRPO's phases side by side: the colocated engine's share in generation, none in training.
+    "grpo-7b": async (d, page) => {
+      assert.equal(d.fits, true);
+      const bars = await chartBars(page, "finetune-phases-chart");
+      assert.equal(bars.length, 2);
+      assert.ok(bars[0]["8"] > 25e9 && !bars[1]["8"], JSON.stringify(bars));
     },
     "inference-7b": (d, page) => page.getAttribute('[data-testid="inference"]', "data-bytes").then((b) => assert.equal(Number(b), 16.8e9)),
     // 5.88e23 FLOPs at 150 TFLOP/s × $2 and at 400 TFLOP/s × $3.50 per GPU-hour.

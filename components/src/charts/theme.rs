@@ -3,11 +3,11 @@
 
 /// Segment colours by part: weights, gradients, optimizer, activations, the
 /// loss's logits, the framework's buffers, live params, reserve and
-/// fragmentation, inference overhead, the KV cache. Distinguishable for the
+/// post-training's frozen models and rollout engine, fragmentation, inference overhead, the KV cache. Distinguishable for the
 /// common colour-vision deficiencies (Okabe–Ito, and Tol's wine for the logits
 /// beside the activations' pink, Tol's olive for the buffers); charts also
 /// hatch them, so colour is never the only signal.
-pub const PALETTE: [(u8, u8, u8); 10] = [
+pub const PALETTE: [(u8, u8, u8); 12] = [
     (0, 114, 178),
     (230, 159, 0),
     (0, 158, 115),
@@ -15,6 +15,9 @@ pub const PALETTE: [(u8, u8, u8); 10] = [
     (136, 34, 85),
     (153, 153, 51),
     (86, 180, 233),
+    // Post-training's frozen models (Tol's indigo) and rollout engine (Tol's teal).
+    (51, 34, 136),
+    (68, 170, 153),
     (153, 153, 153),
     (240, 228, 66),
     (213, 94, 0),

@@ -58,40 +58,83 @@ pub fn FinetuneView(
         let u = units.get();
         reports.with(|rs| crate::i18n::finetune_summary(ctx.lang.get(), rs, u))
     });
-    view! {
-        <StackedBars
-            bars=bars
-            capacity=capacity
-            capacity_label=capacity_label(ctx, base)
-            units=units
-            label=summary
-            testid="finetune-chart"
-            size=mode.chart(240.0)
-            font=mode.font()
-            legend=legend_of(ctx, bars)
-        />
-        <details class="finetune-note" data-testid="finetune-note">
-            <summary>{move || ctx.t("finetune-note-summary")}</summary>
-            <p>{move || ctx.t("finetune-note")}</p>
-        </details>
-        <ul class="zero-list">
-            {(0..3)
-                .map(|i| {
-                    let run = move || reports.with(|rs| (rs[i].config.finetune.method, rs[i].per_gpu.total(), tmath::finetune::trainable_params(&rs[i].config)));
-                    view! {
-                        <li
-                            data-testid=move || format!("finetune-{}", run().0.as_str())
-                            data-bytes=text(move || run().1.get().to_string())
-                            data-trainable=text(move || run().2.get().to_string())
-                        >
-                            {text(move || {
-                                let (method, total, trained) = run();
-                                crate::i18n::finetune_item(ctx.lang.get(), method, units.get().format(total), trained.get())
-                            })}
-                        </li>
-                    }
+    // Post-training's phases, side by side (never stacked: they run one after the other).
+    let phases = Memo::new(move |_| base.with(|r| r.phases.clone()));
+    let phase_bars = Signal::derive(move || {
+        phases.with(|ps| {
+            ps.iter()
+                .map(|p| Bar {
+                    label: ctx.t(&format!("phase-{}", p.name)).to_string(),
+                    sub: super::three_d::verdict_mark(
+                        ctx,
+                        p.per_gpu.total().get() <= base.with(|r| r.config.system.gpu_mem_bytes),
+                    ),
+                    segments: p.per_gpu.parts().iter().map(|&(_, b)| b.get()).collect(),
+                    current: false,
                 })
-                .collect_view()}
-        </ul>
+                .collect()
+        })
+    });
+    let phase_summary = Signal::derive(move || {
+        let u = units.get();
+        phases.with(|ps| {
+            ps.iter()
+                .map(|p| format!("{}: {}", ctx.t(&format!("phase-{}", p.name)), u.format(p.per_gpu.total())))
+                .collect::<Vec<_>>()
+                .join(", ")
+        })
+    });
+    view! {
+        <Show when=move || phases.with(|p| !p.is_empty())>
+            <p class="detail" data-testid="finetune-phases-note">{move || ctx.t("finetune-phases-note")}</p>
+            <StackedBars
+                bars=phase_bars
+                capacity=capacity
+                capacity_label=capacity_label(ctx, base)
+                units=units
+                label=phase_summary
+                testid="finetune-phases-chart"
+                size=mode.chart(200.0)
+                font=mode.font()
+                legend=legend_of(ctx, phase_bars)
+            />
+        </Show>
+        // On a slide the phases are the lesson when there are phases: one chart, readable from the back row.
+        <Show when=move || !(mode == Mode::Slide && phases.with(|p| !p.is_empty()))>
+            <StackedBars
+                bars=bars
+                capacity=capacity
+                capacity_label=capacity_label(ctx, base)
+                units=units
+                label=summary
+                testid="finetune-chart"
+                size=mode.chart(240.0)
+                font=mode.font()
+                legend=legend_of(ctx, bars)
+            />
+            <details class="finetune-note" data-testid="finetune-note">
+                <summary>{move || ctx.t("finetune-note-summary")}</summary>
+                <p>{move || ctx.t("finetune-note")}</p>
+            </details>
+            <ul class="zero-list">
+                {(0..3)
+                    .map(|i| {
+                        let run = move || reports.with(|rs| (rs[i].config.finetune.method, rs[i].per_gpu.total(), tmath::finetune::trainable_params(&rs[i].config)));
+                        view! {
+                            <li
+                                data-testid=move || format!("finetune-{}", run().0.as_str())
+                                data-bytes=text(move || run().1.get().to_string())
+                                data-trainable=text(move || run().2.get().to_string())
+                            >
+                                {text(move || {
+                                    let (method, total, trained) = run();
+                                    crate::i18n::finetune_item(ctx.lang.get(), method, units.get().format(total), trained.get())
+                                })}
+                            </li>
+                        }
+                    })
+                    .collect_view()}
+            </ul>
+        </Show>
     }
 }

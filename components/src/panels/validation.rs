@@ -36,6 +36,7 @@ fn framework_color(f: Framework) -> usize {
         Framework::Transformers => 9,
         Framework::LitGpt => 3,
         Framework::AnswerAi => 4,
+        Framework::MsSwift => 5,
     }
 }
 
