@@ -66,6 +66,11 @@ pub static PAGE: &[Section] = &[
             &[K::LoraTargets],
             &[K::BaseDtype],
             &[K::TrainEmbeddings],
+            &[K::PostTraining],
+            &[K::Rollouts, K::ResponseTokens],
+            &[K::RewardParams, K::CriticParams],
+            &[K::Rollout],
+            &[K::RolloutMemUtil],
         ],
     },
     Section {

@@ -105,6 +105,29 @@ fn head(columns: &'static [(&'static str, bool)]) -> impl IntoView {
     view! { <thead><tr>{cells.collect_view()}</tr></thead> }
 }
 
+/// One table of "How close is this to reality?": its title and intro (text
+/// keys), its summary line where it has one (its test id and text), and the
+/// table under its header.
+fn table_section(
+    (title, intro): (&'static str, &'static str),
+    summary: Option<(&'static str, Signal<String>)>,
+    testid: &'static str,
+    columns: &'static [(&'static str, bool)],
+    body: impl IntoView + 'static,
+) -> impl IntoView {
+    view! {
+        <h3><Tr key=title /></h3>
+        <p class="detail"><Tr key=intro /></p>
+        {summary.map(|(id, text)| view! { <p data-testid=id>{text}</p> })}
+        <div class="table-scroll">
+            <table class="breakdown" data-testid=testid>
+                {head(columns)}
+                <tbody>{body}</tbody>
+            </table>
+        </div>
+    }
+}
+
 /// Which rank the figure is from, and the stage the calculator gives for it.
 fn rank_text(ctx: Ctx, r: &Checked) -> String {
     let stage = ctx.t("stage");
@@ -301,24 +324,20 @@ fn Throughput() -> impl IntoView {
             }
         })
         .collect_view();
-    view! {
-        <h3><Tr key="throughput-title" /></h3>
-        <p class="detail"><Tr key="throughput-intro" /></p>
-        <p data-testid="throughput-summary">{summary}</p>
-        <div class="table-scroll">
-            <table class="breakdown" data-testid="throughput">
-                {head(&[
-                    ("validation-run", false),
-                    ("throughput-gpus", true),
-                    ("throughput-tau", true),
-                    ("throughput-measured", true),
-                    ("validation-predicted", true),
-                    ("validation-error", true),
-                ])}
-                <tbody>{body}</tbody>
-            </table>
-        </div>
-    }
+    table_section(
+        ("throughput-title", "throughput-intro"),
+        Some(("throughput-summary", Signal::derive(summary))),
+        "throughput",
+        &[
+            ("validation-run", false),
+            ("throughput-gpus", true),
+            ("throughput-tau", true),
+            ("throughput-measured", true),
+            ("validation-predicted", true),
+            ("validation-error", true),
+        ],
+        body,
+    )
 }
 
 /// Fine-tuning against measured runs (`tmath::finetune_validation`): full, LoRA
@@ -350,7 +369,7 @@ fn Finetuning() -> impl IntoView {
             let run = move || {
                 let lang = ctx.lang.get();
                 let words = run_words(lang, r.row.model, r.row.query, r.layout, r.layout.vpp);
-                format!("{words}, {}", crate::i18n::finetune_words(lang, &r.row.query))
+                format!("{words}, {}", crate::i18n::finetune_words(lang, r.row.query))
             };
             let within = r.error().abs() <= fv::ROW_LIMIT || r.row.gap.is_some() || r.row.inferred;
             view! {
@@ -375,23 +394,19 @@ fn Finetuning() -> impl IntoView {
             }
         })
         .collect_view();
-    view! {
-        <h3><Tr key="finetune-validation-title" /></h3>
-        <p class="detail"><Tr key="finetune-validation-intro" /></p>
-        <p data-testid="finetune-validation-summary">{summary}</p>
-        <div class="table-scroll">
-            <table class="breakdown" data-testid="finetune-validation">
-                {head(&[
-                    ("validation-run", false),
-                    ("validation-metric", false),
-                    ("validation-published", true),
-                    ("validation-predicted", true),
-                    ("validation-error", true),
-                ])}
-                <tbody>{body}</tbody>
-            </table>
-        </div>
-    }
+    table_section(
+        ("finetune-validation-title", "finetune-validation-intro"),
+        Some(("finetune-validation-summary", Signal::derive(summary))),
+        "finetune-validation",
+        &[
+            ("validation-run", false),
+            ("validation-metric", false),
+            ("validation-published", true),
+            ("validation-predicted", true),
+            ("validation-error", true),
+        ],
+        body,
+    )
 }
 
 /// A serving run in words: the model, the GPU, the weights' format, the
@@ -533,51 +548,46 @@ fn Serving() -> impl IntoView {
         })
         .collect_view();
     view! {
-        <h3><Tr key="serving-validation-title" /></h3>
-        <p class="detail"><Tr key="serving-validation-intro" /></p>
-        <p data-testid="serving-validation-summary">{summary}</p>
-        <div class="table-scroll">
-            <table class="breakdown" data-testid="serving-validation">
-                {head(&[
-                    ("serving-validation-run", false),
-                    ("serving-validation-measure", false),
-                    ("validation-published", true),
-                    ("validation-predicted", true),
-                    ("validation-error", true),
-                ])}
-                <tbody>{body}</tbody>
-            </table>
-        </div>
-        <h3><Tr key="serving-pool-title" /></h3>
-        <p class="detail"><Tr key="serving-pool-intro" /></p>
-        <div class="table-scroll">
-            <table class="breakdown" data-testid="serving-pool">
-                {head(&[
-                    ("serving-validation-run", false),
-                    ("serving-pool-log", true),
-                    ("validation-predicted", true),
-                    ("validation-error", true),
-                    ("serving-pool-users-log", true),
-                    ("serving-pool-users", true),
-                    ("validation-error", true),
-                ])}
-                <tbody>{pools}</tbody>
-            </table>
-        </div>
-        <h3><Tr key="serving-file-title" /></h3>
-        <p class="detail"><Tr key="serving-file-intro" /></p>
-        <p data-testid="serving-file-summary">{file_summary}</p>
-        <div class="table-scroll">
-            <table class="breakdown" data-testid="serving-files">
-                {head(&[
-                    ("serving-file-file", false),
-                    ("serving-file-format", false),
-                    ("validation-published", true),
-                    ("validation-predicted", true),
-                    ("validation-error", true),
-                ])}
-                <tbody>{file_rows}</tbody>
-            </table>
-        </div>
+        {table_section(
+            ("serving-validation-title", "serving-validation-intro"),
+            Some(("serving-validation-summary", Signal::derive(summary))),
+            "serving-validation",
+            &[
+                ("serving-validation-run", false),
+                ("serving-validation-measure", false),
+                ("validation-published", true),
+                ("validation-predicted", true),
+                ("validation-error", true),
+            ],
+            body,
+        )}
+        {table_section(
+            ("serving-pool-title", "serving-pool-intro"),
+            None,
+            "serving-pool",
+            &[
+                ("serving-validation-run", false),
+                ("serving-pool-log", true),
+                ("validation-predicted", true),
+                ("validation-error", true),
+                ("serving-pool-users-log", true),
+                ("serving-pool-users", true),
+                ("validation-error", true),
+            ],
+            pools,
+        )}
+        {table_section(
+            ("serving-file-title", "serving-file-intro"),
+            Some(("serving-file-summary", Signal::derive(file_summary))),
+            "serving-files",
+            &[
+                ("serving-file-file", false),
+                ("serving-file-format", false),
+                ("validation-published", true),
+                ("validation-predicted", true),
+                ("validation-error", true),
+            ],
+            file_rows,
+        )}
     }
 }
