@@ -243,6 +243,10 @@ const GOLDEN: &[(&str, f64, f64)] = &[
     ("fragmentation-pct=10", 156861806182.0, 1.26e22),
     // The optimizer's 10.5 GB per GPU leaves the GPU for CPU memory or NVMe.
     ("offload=optimizer-nvme&zero=1&dp=8", 58601641984.0, 1.26e22),
+    // Issue 38: the weights' shards and their gradients offloaded too (ZeRO-3): the GPU keeps the
+    // gathered layers (1e9 live parameters) and the activations.
+    ("offload=params&zero=3&gpus=8", 32601641984.0, 1.26e22),
+    ("offload=params", 58601641984.0, 1.26e22),
     // GPipe holds all 8 micro-batches of its 8 layers; 1F1B min(8, 4) = 4.
     ("schedule=gpipe&grad-accum=8&pp=4", 89203283968.0, 1.26e22),
     ("schedule=1f1b", 142601641984.0, 1.26e22),

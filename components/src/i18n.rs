@@ -220,6 +220,9 @@ pub fn choice(lang: Lang, k: K, value: &'static str) -> &'static str {
     if k == K::Rollout {
         return tr(lang, &format!("rollout-{value}"));
     }
+    if k == K::Offload && value == "params" {
+        return tr(lang, "offload-params");
+    }
     if k == K::Finetune {
         return tr(lang, &format!("finetune-{value}"));
     }
@@ -1296,6 +1299,7 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "full" => ("full", "전체"),
         "optimizer" => ("CPU", "CPU로"),
         "optimizer-nvme" => ("NVMe", "NVMe로"),
+        "offload-params" => ("CPU, with the weights (ZeRO-3)", "CPU로, 가중치까지 (ZeRO-3)"),
         "1f1b" => ("1F1B (holds min(m, p) micro-batches)", "1F1B (마이크로배치 min(m, p)개 보관)"),
         "gpipe" => ("GPipe (holds all m)", "GPipe (m개 모두 보관)"),
         "mixed" => ("mixed (16-bit + fp32)", "혼합 정밀도 (16비트 + fp32)"),
@@ -1536,7 +1540,7 @@ pub fn warning(lang: Lang, w: &Warning) -> String {
             "A100 한 장당 {}\u{a0}TFLOP/s: 원문은 약 120은 늘 낼 수 있어야 하고 115보다 낮으면 어딘가 문제가 있다고 합니다",
             format_sig(*tflops)
         ),
-        Warning::OffloadWithoutZero => "ZeRO-Offload는 오프로드한 옵티마이저를 샤딩합니다: ZeRO 1–3을 쓰세요".into(),
+        Warning::OffloadWithoutZero => "ZeRO-Offload는 오프로드한 옵티마이저를 샤딩합니다: ZeRO 1–3을 쓰세요(가중치까지 오프로드하려면 ZeRO-3)".into(),
         Warning::LiveParamsLarge => {
             "ZeRO-3 라이브 파라미터가 샤딩된 가중치보다 큽니다: ZeRO-3 최대 라이브 파라미터를 줄이세요".into()
         }

@@ -167,6 +167,7 @@ fn receipt(r: &Report) -> String {
                     tmath::config::Offload::None => "",
                     tmath::config::Offload::Optimizer => " (offloaded to CPU)",
                     tmath::config::Offload::OptimizerNvme => " (offloaded to NVMe)",
+                    tmath::config::Offload::Params => " (offloaded to CPU with the weights)",
                 }
             ),
             Part::Activations => format!(

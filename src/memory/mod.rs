@@ -807,6 +807,17 @@ pub fn zero3_live_params(c: &Config) -> Bytes {
     Params(c.max_live_params.get().min(shard)) * per_param
 }
 
+/// The weights of the whole model before sharding, bytes: P in the training
+/// precision, or a frozen base in its storage with the trained parameters.
+fn weight_bytes(c: &Config) -> f64 {
+    let trained = crate::finetune::trainable_params(c).get();
+    if c.finetune.is_adapter() {
+        crate::finetune::base_weight_bytes(c) + trained * model_bytes(c.dtypes.precision).0
+    } else {
+        c.params.get() * model_bytes(c.dtypes.precision).0
+    }
+}
+
 /// The optimizer's bytes per GPU when it stays on the GPU.
 fn optimizer_on_gpu(c: &Config, d: &Divisors) -> Bytes {
     crate::finetune::trainable_params(c) * optimizer_bytes(c) / d.optimizer
@@ -833,6 +844,11 @@ pub fn stage_memory(c: &Config, st: &Stage) -> MemoryBreakdown {
     };
     m[Part::Gradients] = (trained * gradient_bytes(c.dtypes.grad_dtype) / d.gradients).whole();
     m[Part::Optimizer] = optimizer.whole();
+    // Parameter offload: the shards and their gradients wait in CPU memory; the GPU gathers a layer at a time.
+    if c.offload == Offload::Params && c.zero.shards_params() {
+        m[Part::Model] = Bytes(0.0);
+        m[Part::Gradients] = Bytes(0.0);
+    }
     // Post-training trains on its own sequences (DPO's pairs, PPO's and GRPO's prompt + response).
     let tc = crate::finetune::post::training_config(c);
     m[Part::Activations] = activation_terms(&tc, st).bytes().whole();
@@ -874,6 +890,12 @@ pub fn cpu_offload_per_node(c: &Config, d: &Divisors, st: &Stage) -> Bytes {
             optimizer_on_gpu(c, d) + crate::finetune::trainable_params(c) * BytesPerParam(4.0) / d.optimizer
         }
         Offload::OptimizerNvme => crate::finetune::trainable_params(c) * BytesPerParam(4.0) / d.optimizer,
+        // The weights' shards too, in their storage (a frozen base in its own).
+        Offload::Params => {
+            optimizer_on_gpu(c, d)
+                + crate::finetune::trainable_params(c) * BytesPerParam(4.0) / d.optimizer
+                + Bytes(weight_bytes(c) / d.model)
+        }
     };
     // Offloaded activations (Megatron-Core's cpu_offload.py): each GPU's share, the stage's.
     let activations = activation_terms(c, st).offloaded_bytes();

@@ -78,6 +78,11 @@ choice!(
         Optimizer = "optimizer",
         /// The optimizer on NVMe (ZeRO-Infinity, Rajbhandari et al. 2021).
         OptimizerNvme = "optimizer-nvme",
+        /// The weights' shards, their gradients and the optimizer in CPU memory
+        /// (DeepSpeed's `offload_param` with `offload_optimizer`, PyTorch FSDP's
+        /// `CPUOffload(offload_params=True)`): the GPU holds the layers it gathers.
+        /// It takes ZeRO-3.
+        Params = "params",
     }
 );
 

@@ -237,6 +237,17 @@ pub static FINETUNE_ROWS: &[Row] = &[
     fsdp_reserved("fsdp-qlora-llama2-7b-2048", answer_ai!("finetune=qlora&seq-len=2048"), 5.21),
     fsdp_reserved("fsdp-qlora-llama2-7b-2048-b4", answer_ai!("finetune=qlora&seq-len=2048&micro-batch=4"), 11.22),
     fsdp_reserved("fsdp-lora-llama2-7b-2048-b4", answer_ai!("finetune=lora&seq-len=2048&micro-batch=4"), 16.14),
+    // The weights' shards offloaded to CPU memory with FSDP's CPUOffload.
+    fsdp_reserved(
+        "fsdp-lora-llama2-7b-offload-b10",
+        answer_ai!("finetune=lora&seq-len=2048&micro-batch=10&offload=params"),
+        22.69,
+    ),
+    fsdp_reserved(
+        "fsdp-qlora-llama2-7b-offload-b12",
+        answer_ai!("finetune=qlora&seq-len=2048&micro-batch=12&offload=params"),
+        22.38,
+    ),
     // torchtune's README (Sep 2024): Llama 3.1 8B on one RTX 4090, batch 2, packed to 2,048
     // tokens, torch.compile; the recipes' defaults (r 8, activation checkpointing) inferred.
     with_gap(
@@ -264,6 +275,18 @@ pub static FINETUNE_ROWS: &[Row] = &[
             true,
         ),
         Gap::Compiled,
+    ),
+    // Llama 3.1 70B in full on 8 A100s with FSDP's CPU offload and the fused optimizer (its
+    // footnote), batch 2, packed to 2,048 tokens: the GPU keeps the gathered layers.
+    row(
+        "torchtune-full-llama31-70b-offload",
+        Framework::Torchtune,
+        "Llama 3.1 70B",
+        tune!("kernels=fused&model=llama-3-70b&gpu=a100-80gb&gpus=8&zero=3&offload=params&micro-batch=2&seq-len=2048&recompute=full&loss=chunked&loss-chunks=8"),
+        13.9 * GIB,
+        Metric::Active,
+        TORCHTUNE_README_2024_09,
+        true,
     ),
     // torchtune's README (Nov 2024): Llama 3.2 3B on one A100, batch 2, packed to 4,096
     // tokens, "peak memory active"; full fine-tuning without and with its savings.

@@ -209,7 +209,9 @@ impl fmt::Display for Warning {
                 f,
                 "{tflops} TFLOP/s per A100: the article says ~120 should always be reachable and below 115 something is wrong"
             ),
-            Warning::OffloadWithoutZero => write!(f, "ZeRO-Offload shards the offloaded optimizer: use ZeRO 1–3"),
+            Warning::OffloadWithoutZero => {
+                write!(f, "ZeRO-Offload shards the offloaded optimizer: use ZeRO 1–3 (ZeRO-3 to offload the weights)")
+            }
             Warning::LiveParamsLarge => {
                 write!(f, "ZeRO-3 live parameters outweigh the sharded weights: lower max-live-params")
             }
@@ -469,7 +471,7 @@ pub fn warnings(
     if c.system.gpu.name.starts_with("a100") && tflops < 115.0 {
         w.push(Warning::A100BelowExpected { tflops });
     }
-    if c.offload.is_on() && !c.zero.shards_optimizer() {
+    if c.offload.is_on() && (!c.zero.shards_optimizer() || (c.offload == Offload::Params && !c.zero.shards_params())) {
         w.push(Warning::OffloadWithoutZero);
     }
     if c.zero.shards_params() && m[Part::LiveParams] > m[Part::Model] {
