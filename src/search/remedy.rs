@@ -85,16 +85,9 @@ pub fn for_config(c: &Config) -> Vec<Remedy> {
         }
     }
     // A released model (a catalogue entry) trained fully: adapters instead, on a 16-bit and an NF4 base.
-    if c.model.is_some() && c.finetune.method == crate::finetune::Finetune::Full {
-        for (kind, method, base) in [
-            (Kind::Lora, crate::finetune::Finetune::Lora, crate::finetune::BaseDtype::Bf16),
-            (Kind::Qlora, crate::finetune::Finetune::Qlora, crate::finetune::BaseDtype::Nf4),
-        ] {
-            let mut alt = c.clone();
-            alt.finetune.method = method;
-            alt.finetune.base_dtype = base;
-            out.push(verdict(kind, vec![(K::Finetune, method.as_str().into())], alt));
-        }
+    for (kind, alt) in adapters(c) {
+        let method = alt.finetune.method.as_str().to_string();
+        out.push(verdict(kind, vec![(K::Finetune, method)], alt));
     }
     let seq = std::iter::successors(Some(c.seq_len / 2), |s| Some(s / 2)).take_while(|&s| s >= 128);
     if let Some(s) = seq.clone().find(|&s| {
@@ -168,16 +161,55 @@ pub fn for_layouts(base: &Config, o: &PlanOptions, n: u64) -> Vec<Remedy> {
         let c = Config { seq_len: s, ..base.clone() };
         with_layout(Kind::SeqLen(s), vec![(K::SeqLen, s.to_string())], &c, n)
     }));
+    // A released model trained fully: its adapters instead, on the same GPUs.
+    for (kind, c) in adapters(base) {
+        let method = c.finetune.method.as_str().to_string();
+        out.extend(with_layout(kind, vec![(K::Finetune, method)], &c, n));
+    }
     if let Some(m) = planner::min_gpus(base, o).filter(|&m| m > n) {
         out.extend(with_layout(Kind::Gpus(m), Vec::new(), base, m));
     }
     out
 }
 
+/// LoRA on a 16-bit base and QLoRA for a released model (a catalogue entry)
+/// trained fully; none otherwise (pre-training has no base to adapt).
+fn adapters(c: &Config) -> Vec<(Kind, Config)> {
+    use crate::finetune::{BaseDtype, Finetune};
+    if c.model.is_none() || c.finetune.method != Finetune::Full {
+        return Vec::new();
+    }
+    [(Kind::Lora, Finetune::Lora, BaseDtype::Bf16), (Kind::Qlora, Finetune::Qlora, BaseDtype::Nf4)]
+        .into_iter()
+        .map(|(kind, method, base)| {
+            let mut alt = c.clone();
+            alt.finetune.method = method;
+            alt.finetune.base_dtype = base;
+            (kind, alt)
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::Settings;
+
+    /// Issue 38: Llama 3 8B fully fine-tuned does not fit one RTX 4090; the
+    /// calculator and the planner offer LoRA and QLoRA, and QLoRA fits; a
+    /// pre-training run (no released model) is offered neither.
+    #[test]
+    fn adapters_for_a_released_model() {
+        let c = config(&[("model", "llama-3-8b"), ("gpu", "rtx-4090"), ("seq-len", "2048"), ("recompute", "full")]);
+        let r = for_config(&c);
+        let qlora = r.iter().find(|x| x.kind == Kind::Qlora).unwrap();
+        assert!(qlora.fits && qlora.changes == vec![(K::Finetune, "qlora".to_string())], "{qlora:?}");
+        assert!(r.iter().any(|x| x.kind == Kind::Lora));
+        let planned = for_layouts(&c, &PlanOptions::default(), 1);
+        assert!(planned.iter().any(|x| x.kind == Kind::Qlora && x.changes.contains(&(K::Finetune, "qlora".into()))));
+        let scratch = config(&[("params", "8B"), ("gpu", "rtx-4090")]);
+        assert!(!for_config(&scratch).iter().any(|x| matches!(x.kind, Kind::Lora | Kind::Qlora)));
+    }
 
     fn config(pairs: &[(&str, &str)]) -> Config {
         Settings::from_pairs(pairs.iter().copied()).0.resolve().unwrap()
