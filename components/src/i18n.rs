@@ -205,22 +205,32 @@ pub fn choice(lang: Lang, k: K, value: &'static str) -> &'static str {
             return view_title(lang, v);
         }
     }
-    // Choices whose words live under a prefix of their own (their values alone are other keys' words).
-    const PREFIXED: [(K, &str); 8] = [
-        (K::Loss, "loss"),
-        (K::MainParams, "main"),
-        (K::Kernels, "kernels"),
-        (K::PostTraining, "post"),
-        (K::Rollout, "rollout"),
-        (K::Finetune, "finetune"),
-        (K::LoraTargets, "lora-targets"),
-        (K::BaseDtype, "base"),
-    ];
-    if let Some((_, prefix)) = PREFIXED.iter().find(|(key, _)| *key == k) {
-        return tr(lang, &format!("{prefix}-{value}"));
+    if k == K::Loss {
+        return tr(lang, &format!("loss-{value}"));
+    }
+    if k == K::MainParams {
+        return tr(lang, &format!("main-{value}"));
+    }
+    if k == K::Kernels {
+        return tr(lang, &format!("kernels-{value}"));
+    }
+    if k == K::PostTraining {
+        return tr(lang, &format!("post-{value}"));
+    }
+    if k == K::Rollout {
+        return tr(lang, &format!("rollout-{value}"));
     }
     if k == K::Offload && value == "params" {
         return tr(lang, "offload-params");
+    }
+    if k == K::Finetune {
+        return tr(lang, &format!("finetune-{value}"));
+    }
+    if k == K::LoraTargets {
+        return tr(lang, &format!("lora-targets-{value}"));
+    }
+    if k == K::BaseDtype {
+        return tr(lang, &format!("base-{value}"));
     }
     if k == K::GradDtype && value == "auto" {
         return tr(lang, "grad-dtype-auto");

@@ -101,17 +101,6 @@ impl FinetuneConfig {
     pub fn is_adapter(&self) -> bool {
         self.method != Finetune::Full
     }
-
-    /// The same run trained by `method`: QLoRA's base is NF4; leaving QLoRA, a
-    /// 16-bit base; any other base stays (the figure's three runs, the remedies).
-    pub fn with_method(self, method: Finetune) -> FinetuneConfig {
-        let base_dtype = match method {
-            Finetune::Qlora => BaseDtype::Nf4,
-            _ if self.base_dtype == BaseDtype::Nf4 => BaseDtype::Bf16,
-            _ => self.base_dtype,
-        };
-        FinetuneConfig { method, base_dtype, ..self }
-    }
 }
 
 /// The input a linear layer reads, which the backward pass may keep.

@@ -101,19 +101,13 @@ pub fn training_config(c: &Config) -> std::borrow::Cow<'_, Config> {
 /// in 16 bits (DPO, PPO, GRPO; none under LoRA: the adapters switched off) and
 /// the reward model's (PPO, GRPO with one).
 pub fn frozen_bytes(c: &Config) -> f64 {
-    let (reference, reward) = frozen_params(c);
-    2.0 * (reference + reward)
-}
-
-/// The frozen models' parameters: (the reference policy's, the reward model's).
-pub fn frozen_params(c: &Config) -> (f64, f64) {
     let p = c.post;
     if !p.is_on() {
-        return (0.0, 0.0);
+        return 0.0;
     }
-    let reference = if c.finetune.is_adapter() { 0.0 } else { c.params.get() };
-    let reward = if p.method == PostTraining::Dpo { 0.0 } else { p.reward_params };
-    (reference, reward)
+    let reference = if c.finetune.is_adapter() { 0.0 } else { 2.0 * c.params.get() };
+    let reward = if p.method == PostTraining::Dpo { 0.0 } else { 2.0 * p.reward_params };
+    reference + reward
 }
 
 /// PPO's value model relative to the policy: it trains the same way beside it
@@ -143,15 +137,17 @@ pub fn phases(c: &Config, training: MemoryBreakdown) -> Vec<Phase> {
         let tokens = (c.serving.prompt_tokens + p.response_tokens) as f64;
         let mut g = MemoryBreakdown::default();
         let resident = [Part::Model, Part::Gradients, Part::Optimizer, Part::Frozen, Part::Buffers];
-        // On the training GPUs their states stay while the rollouts are generated.
-        if p.engine != RolloutEngine::Separate {
-            for part in resident {
-                g[part] = training[part];
-            }
-        }
         let rollout = match p.engine {
-            RolloutEngine::Colocated => p.engine_mem_util * crate::serving::memory::engine_total_bytes(c),
+            RolloutEngine::Colocated => {
+                for part in resident {
+                    g[part] = training[part];
+                }
+                p.engine_mem_util * crate::serving::memory::engine_total_bytes(c)
+            }
             RolloutEngine::Trainer => {
+                for part in resident {
+                    g[part] = training[part];
+                }
                 // The policy's own cache in 16 bits, every layer on this GPU's share (÷ t).
                 let per_token = crate::memory::kv_bytes_per_token(c) / c.layout.tp as f64;
                 generated_sequences(c) * tokens * per_token

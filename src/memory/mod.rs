@@ -835,8 +835,13 @@ pub fn stage_memory(c: &Config, st: &Stage) -> MemoryBreakdown {
     // FP8 training's copies of the layers' weights (or, with fp8-param-gather, the weights in FP8).
     let fp8 = layer_gemm_params(c, st) / d.model * fp8_weight_bytes(c);
     let trained = crate::finetune::trainable_params(c);
-    // The weights (a frozen base in its storage beside the trained parameters), and FP8's copies.
-    m[Part::Model] = Bytes(weight_bytes(c) / d.model + if c.finetune.is_adapter() { 0.0 } else { fp8 }).whole();
+    m[Part::Model] = if c.finetune.is_adapter() {
+        // The frozen base in its storage and the trained parameters in the training precision.
+        Bytes((crate::finetune::base_weight_bytes(c) + trained.get() * model_bytes(c.dtypes.precision).0) / d.model)
+            .whole()
+    } else {
+        (c.params * model_bytes(c.dtypes.precision) / d.model + Bytes(fp8)).whole()
+    };
     m[Part::Gradients] = (trained * gradient_bytes(c.dtypes.grad_dtype) / d.gradients).whole();
     m[Part::Optimizer] = optimizer.whole();
     // Parameter offload: the shards and their gradients wait in CPU memory; the GPU gathers a layer at a time.

@@ -595,13 +595,18 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
         },
         // Post-training's frozen models: the reference in 16 bits (none under LoRA) and the reward model.
         Item::Part(Part::Frozen) => {
-            let (reference, reward) = crate::finetune::post::frozen_params(c);
+            let post = c.post;
+            let reference = if c.finetune.is_adapter() || !post.is_on() { 0.0 } else { c.params.get() };
             Explanation {
                 formula: format!("2 · (P_ref + P_reward) ÷ (t·p{})", if z.shards_params() { "·d" } else { "" }),
                 substituted: format!(
                     "2 · ({} + {}){} = {}",
                     format_count(reference),
-                    format_count(reward),
+                    format_count(if post.method == crate::finetune::post::PostTraining::Dpo {
+                        0.0
+                    } else {
+                        post.reward_params
+                    }),
                     div(r.divisors.model),
                     bytes(m[Part::Frozen])
                 ),

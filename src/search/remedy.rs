@@ -175,13 +175,18 @@ pub fn for_layouts(base: &Config, o: &PlanOptions, n: u64) -> Vec<Remedy> {
 /// LoRA on a 16-bit base and QLoRA for a released model (a catalogue entry)
 /// trained fully; none otherwise (pre-training has no base to adapt).
 fn adapters(c: &Config) -> Vec<(Kind, Config)> {
-    use crate::finetune::Finetune;
+    use crate::finetune::{BaseDtype, Finetune};
     if c.model.is_none() || c.finetune.method != Finetune::Full {
         return Vec::new();
     }
-    [(Kind::Lora, Finetune::Lora), (Kind::Qlora, Finetune::Qlora)]
+    [(Kind::Lora, Finetune::Lora, BaseDtype::Bf16), (Kind::Qlora, Finetune::Qlora, BaseDtype::Nf4)]
         .into_iter()
-        .map(|(kind, method)| (kind, Config { finetune: c.finetune.with_method(method), ..c.clone() }))
+        .map(|(kind, method, base)| {
+            let mut alt = c.clone();
+            alt.finetune.method = method;
+            alt.finetune.base_dtype = base;
+            (kind, alt)
+        })
         .collect()
 }
 
