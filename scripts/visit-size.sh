@@ -89,7 +89,12 @@ cd "$(dirname "$0")/.."
 # critic-params, rollout and rollout-mem-util with their labels and controls; the phases, their
 # JSON, two new parts with their colours and explanations; the phases chart; four ms-swift rows),
 # 7.1 KiB (412.7 → 419.8); the validation tables through one section function, 0.8 KiB less (419.0).
-CEILING_KIB=${CEILING_KIB:-420}
+# 420 → 423 (issues 38 and 39): the planner's whole space (every p whose stages lay out, each
+# layout's best interleaving, the reason in words when nothing fits, both languages, v in its
+# table), BLOOM-176B in the catalogue, the paged optimizer's warning in both languages, and the
+# control that stands in for a moot one (response-tokens for seq-len under PPO and GRPO),
+# 2.4 KiB (419.8 → 422.2).
+CEILING_KIB=${CEILING_KIB:-423}
 # The stable toolchain's fallback build is about 28 KiB larger (scripts/build.sh says so loudly).
 if [ "$(cat target/wasm-toolchain.txt 2>/dev/null)" = stable ]; then
   CEILING_KIB=$((CEILING_KIB + 30))

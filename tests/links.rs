@@ -193,6 +193,7 @@ const GOLDEN: &[(&str, f64, f64)] = &[
     ("model=gpt-oss-20b", 473001784320.0, 7.535550528000001e21),
     ("model=gpt-oss-120b", 2076337198080.0, 1.0278798912000002e22),
     ("model=qwen3-next-80b-a3b", 1352904978432.0, 6.9748729344e21),
+    ("model=bloom-176b", 3054250164224.0, 3.172450885632e23),
     ("head-dim=128&layers=48&hidden=2048&heads=32&kv-heads=4&convention=megatron", 58148404378.0, 6.0977221632e21),
     ("fp8=none&model=llama-3-8b&convention=megatron", 200663794637.0, 1.83199408128e22),
     ("fp8=tensorwise&model=llama-3-8b&convention=megatron&dp=8&zero=1&gpu=h100-80gb", 120612718234.0, 1.83199408128e22),

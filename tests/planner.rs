@@ -243,7 +243,17 @@ fn the_published_70b_layout_ranks_in_the_first_five() {
         ]
         .concat(),
     );
-    assert!(tmath::planner::step_seconds(&nemo) < ls[0].step_seconds);
+    // Issue 39: the planner interleaves it too, with the v whose step is shortest
+    // (the 20 layers of a stage split into v = 2, 4, 5, 10 or 20 chunks): at
+    // least as fast as NeMo's v = 5.
+    let row = &ls[rank];
+    assert!(row.vpp > 1 && 80 % (4 * row.vpp) == 0, "v {}", row.vpp);
+    assert!(
+        row.step_seconds <= tmath::planner::step_seconds(&nemo),
+        "{} vs {}",
+        row.step_seconds,
+        tmath::planner::step_seconds(&nemo)
+    );
 }
 
 /// Issue 26: Llama 3.1 405B on 2,304 H100s at s 8192, global batch 1,008 and

@@ -1454,7 +1454,6 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "sweep-gpus" => ("Memory per GPU against GPU count, by ZeRO stage", "GPU 수에 따른 GPU당 메모리, ZeRO 단계별"),
         "sweep-days" => ("Training days against GPU count", "GPU 수에 따른 학습 기간(일)"),
         "plan-assumptions" => ("Assumptions", "가정"),
-        "no-layout" => ("No layout fits on this many GPUs.", "이 GPU 수로는 메모리에 맞는 병렬 구성이 없습니다."),
         "open-full" => ("Open the full calculator", "전체 계산기에서 열기"),
         "embed" => ("Embed", "퍼가기"),
         "embed-title" => ("Embed this figure", "이 그림 퍼가기"),
@@ -1571,6 +1570,10 @@ pub fn warning(lang: Lang, w: &Warning) -> String {
                 .collect();
             format!("{model}의 {}은 이 계산에 들어 있지 않습니다", parts.join("과 "))
         }
+        Warning::PagedOptimizer { states } => format!(
+            "페이지드 옵티마이저(bitsandbytes의 paged_adamw_8bit, QLoRA의 방식)를 쓰면 옵티마이저 상태 {}\u{a0}GB는 CUDA 통합 메모리에 놓입니다. torch.cuda.memory_allocated와 memory_reserved에는 잡히지 않고, GPU에 올라 있는 동안 nvidia-smi에는 잡히며, 메모리가 모자라면 실패하는 대신 CPU 메모리로 옮겨집니다. 여기 합계는 이 상태를 GPU에 둔 값입니다",
+            format_sig(states / 1e9)
+        ),
         Warning::LinearLayersTraining { linear } => format!(
             "선형 층 {linear}개: 서빙은 고정된 상태를 세지만, 학습은 이 층들을 어텐션 층으로 셉니다(활성값과 FLOPs는 아직 모델링하지 않았습니다)"
         ),
@@ -1671,6 +1674,33 @@ fn error_text(lang: Lang, e: &SettingError, field: String) -> String {
 }
 
 /// An impossible combination in the page's language.
+/// Why the planner lists no layout that fits on the GPUs ([`tmath::planner::why_none`]).
+pub fn no_layout(lang: Lang, why: tmath::planner::NoLayout, u: tmath::units::ByteUnit) -> String {
+    use tmath::planner::NoLayout as N;
+    let b = |x: f64| u.format(tmath::Bytes(x));
+    match (lang, why) {
+        (Lang::En, N::Memory { least_bytes, gpu_bytes }) => format!(
+            "No layout fits on this many GPUs: the leanest needs {} per GPU, over the GPU's {}.",
+            b(least_bytes),
+            b(gpu_bytes)
+        ),
+        (Lang::En, why) => format!("No layout on this many GPUs: {why}."),
+        (Lang::Ko, N::Memory { least_bytes, gpu_bytes }) => format!(
+            "이 GPU 수로는 메모리에 맞는 병렬 구성이 없습니다. 가장 적게 쓰는 구성도 GPU당 {}가 필요해 GPU 메모리 {}를 넘습니다.",
+            b(least_bytes),
+            b(gpu_bytes)
+        ),
+        (Lang::Ko, N::ContextParallel { cp }) => {
+            format!("이 GPU 수로는 병렬 구성이 없습니다. GPU 수가 cp\u{a0}=\u{a0}{cp}의 배수가 아닙니다.")
+        }
+        (Lang::Ko, N::Batch { global_batch, ep }) => format!(
+            "이 GPU 수로는 병렬 구성이 없습니다. 전역 배치 G\u{a0}=\u{a0}{} 나누어떨어지게 하면서 파이프라인을 채울 마이크로배치를 p개 이상 남기는 데이터 병렬 차수 d\u{a0}=\u{a0}N/(cp·t·p){}가 없습니다.",
+            josa(&global_batch.to_string(), "을", "를"),
+            if ep > 1 { format!("(d·cp는 ep\u{a0}=\u{a0}{ep}의 배수)") } else { String::new() }
+        ),
+    }
+}
+
 pub fn config_error(lang: Lang, e: &ConfigError) -> String {
     if lang == Lang::En {
         return e.to_string();

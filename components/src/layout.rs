@@ -174,6 +174,13 @@ pub static FIGURES: &[Figure] = &[
     },
 ];
 
+/// A control the state can make moot, the one that takes its place, and when:
+/// PPO and GRPO train on the prompt and its response, so the sequence length
+/// gives way to the response's tokens (`finetune::post::training_config`).
+pub static STANDS_IN: (K, K, fn(&tmath::Settings) -> bool) = (K::SeqLen, K::ResponseTokens, |s| {
+    matches!(s.post_training, tmath::finetune::post::PostTraining::Ppo | tmath::finetune::post::PostTraining::Grpo)
+});
+
 /// The figure of a view.
 pub fn figure(view: View) -> &'static Figure {
     FIGURES.iter().find(|f| f.view == view).unwrap_or(&FIGURES[0])

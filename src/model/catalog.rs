@@ -506,6 +506,17 @@ pub static MODELS: &[Model] = &[
         unmodelled: &[],
     },
     Model {
+        name: "bloom-176b",
+        label: "BLOOM 176B",
+        params: 176_247_271_424.0,
+        active_params: 176_247_271_424.0,
+        arch: Architecture::dense(70, 14336, (112, 112), 57344, 250_880, GPT_TIED),
+        seq_len: 2048,
+        max_positions: 2048,
+        source: "BigScience 2022 (Le Scao et al.), BLOOM, Table 3: 70 layers, h 14,336, 112 heads, 2,048 tokens, ALiBi (no position embeddings); the vocabulary of 250,680 padded to 250,880 (its config.json); P: the model card's 176,247,271,424",
+        unmodelled: &[],
+    },
+    Model {
         name: "llama-2-7b",
         label: "Llama 2 7B",
         params: 6_738_415_616.0,

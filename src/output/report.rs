@@ -59,6 +59,12 @@ pub enum Warning {
     /// state, training counts them as attention layers (their activations and
     /// FLOPs are not modelled yet).
     LinearLayersTraining { linear: u64 },
+    /// The optimizer's states as a paged optimizer keeps them (bitsandbytes'
+    /// `paged_adamw_8bit`, QLoRA's paged optimizers, Dettmers et al. 2023 §3):
+    /// in CUDA unified memory, which PyTorch's allocated and reserved counters
+    /// leave out and nvidia-smi counts while they are resident; under memory
+    /// pressure they move to CPU memory instead of failing. The total keeps them.
+    PagedOptimizer { states: f64 },
     /// Beside C/(N·τ), the pipeline bubble and the communication compute does
     /// not hide add more than 10 % to a step (the step-time model, [`crate::step`]).
     StepOverhead { bubble: f64, comm: f64 },
@@ -107,6 +113,7 @@ impl Warning {
             Warning::OffloadSlower => &[Compute, Memory],
             Warning::ContextBeyondPositions { .. } => &[Inference],
             Warning::LinearLayersTraining { .. } => &[Memory, Activations, Compute, ThreeD, Sweeps, Planner],
+            Warning::PagedOptimizer { .. } => &[Memory, ModelStates, Finetune],
             Warning::NotModelled { .. } => &[Memory, ModelStates, Activations, Inference, ThreeD, Sweeps, Planner],
         }
     }
@@ -139,6 +146,7 @@ impl Warning {
             Warning::OffloadSlower => "offload-slower",
             Warning::ContextBeyondPositions { .. } => "context-beyond-positions",
             Warning::LinearLayersTraining { .. } => "linear-layers-training",
+            Warning::PagedOptimizer { .. } => "paged-optimizer",
             Warning::NotModelled { .. } => "not-modelled",
         }
     }
@@ -164,6 +172,7 @@ impl Warning {
             Warning::OffloadSlower => K::Offload,
             Warning::ContextBeyondPositions { .. } => K::Context,
             Warning::LinearLayersTraining { .. } => K::AttentionEvery,
+            Warning::PagedOptimizer { .. } => K::Optimizer,
             Warning::NotModelled { .. } => K::Model,
         }
     }
@@ -239,6 +248,11 @@ impl fmt::Display for Warning {
                 let parts: Vec<&str> = parts.iter().map(|p| p.english()).collect();
                 write!(f, "{model}: the figures leave out {}", parts.join(" and "))
             }
+            Warning::PagedOptimizer { states } => write!(
+                f,
+                "with a paged optimizer (bitsandbytes' paged_adamw_8bit, QLoRA's) the optimizer states, {} GB, live in CUDA unified memory: torch.cuda.memory_allocated and memory_reserved leave them out, nvidia-smi counts them while they are on the GPU, and under memory pressure they move to CPU memory instead of failing; the total here keeps them on the GPU",
+                crate::units::format_sig(states / 1e9)
+            ),
             Warning::LinearLayersTraining { linear } => write!(
                 f,
                 "its {linear} linear layers: serving counts their fixed state; training counts them as attention layers (their activations and FLOPs are not modelled yet)"
@@ -510,6 +524,10 @@ pub fn warnings(
         if !parts.is_empty() {
             w.push(Warning::NotModelled { model: model.label, parts });
         }
+    }
+    // 8-bit Adam is bitsandbytes'; QLoRA's recipe pages its optimizer (Dettmers et al. 2023, §3).
+    if c.optimizer == crate::config::Optimizer::Adam8bit || c.finetune.method == crate::finetune::Finetune::Qlora {
+        w.push(Warning::PagedOptimizer { states: m[Part::Optimizer].get() });
     }
     if c.arch.linear_layers() > 0 {
         w.push(Warning::LinearLayersTraining { linear: c.arch.linear_layers() });

@@ -35,6 +35,8 @@ pub struct Plan {
     pub tp: u64,
     pub pp: u64,
     pub dp: u64,
+    /// Virtual stages per pipeline rank (interleaved 1F1B); 1: none.
+    pub vpp: u64,
     pub zero: ZeroStage,
     pub recompute: Recompute,
     pub sequence_parallel: bool,
@@ -58,6 +60,7 @@ impl Plan {
             (K::Tp, self.tp.to_string()),
             (K::Pp, self.pp.to_string()),
             (K::Dp, self.dp.to_string()),
+            (K::Vpp, self.vpp.to_string()),
             (K::Zero, self.zero.get().to_string()),
             (K::Recompute, self.recompute.as_str().to_string()),
             (K::SequenceParallel, (self.sequence_parallel as u8).to_string()),
@@ -80,7 +83,7 @@ impl Plan {
             sequence_parallel: self.sequence_parallel,
             micro_batch: self.micro_batch,
             grad_accum: self.grad_accum,
-            ..base.on_layout(Layout { tp: self.tp, pp: self.pp, dp: self.dp, ..base.layout })
+            ..base.on_layout(Layout { tp: self.tp, pp: self.pp, dp: self.dp, vpp: self.vpp, ..base.layout })
         }
     }
 }
@@ -135,22 +138,47 @@ pub fn whole_nodes(n: u64, node: u64) -> bool {
     n <= node || n.is_multiple_of(node)
 }
 
-/// Pipeline degrees to try: the divisors of L, and the powers of two up to L
-/// that do not divide it (Llama 3 405B ran its 126 layers on 16 stages); an
-/// uneven pipeline is sized by its heaviest stage, ⌈L/p⌉ layers.
+/// Pipeline degrees the minimum-GPU search tries: for each busiest stage of k
+/// layers the fewest stages that hold it, ⌈L/k⌉ (the divisors of L among them;
+/// BLOOM's 70 layers on 12 stages of 5 or 6), and the powers of two up to L,
+/// which fill whole nodes (Llama 3 405B ran its 126 layers on 16 stages). An
+/// uneven pipeline is sized by its busiest stage; more stages for the same
+/// busiest one need more GPUs and hold more micro-batches in flight.
 pub fn pp_choices(layers: u64) -> Vec<u64> {
-    // The powers of two put in their places (not sorted in: a sort of u64 costs the page's wasm 2.8 KB).
-    let mut out = divisors(layers);
-    for p in (0..).map(|k| 1u64 << k).take_while(|&p| p <= layers) {
-        if let Err(at) = out.binary_search(&p) {
-            out.insert(at, p);
-        }
+    // Marked, not sorted: a sort of u64 costs the page's wasm 2.8 KB.
+    let mut tried = vec![false; layers as usize + 1];
+    for k in 1..=layers {
+        tried[layers.div_ceil(k) as usize] = true;
     }
-    out
+    for p in (0..).map(|k| 1u64 << k).take_while(|&p| p <= layers) {
+        tried[p as usize] = true;
+    }
+    (1..=layers).filter(|&p| tried[p as usize]).collect()
+}
+
+/// Virtual stages per rank to try with p stages and m micro-batches: the
+/// divisors v > 1 of L/p (Megatron-LM splits each stage's layers evenly into
+/// its chunks), only under 1F1B with m a multiple of p, which Megatron-Core's
+/// interleaved schedule requires (`forward_backward_pipelining_with_interleaving`,
+/// pipeline_parallel/schedules.py: "number of microbatches is not divisible by
+/// pipeline-model-parallel-size when using interleaved schedule").
+fn vpp_choices(base: &Config, p: u64, m: u64) -> Vec<u64> {
+    let l = base.arch.layers;
+    let interleavable = p > 1
+        && base.schedule == crate::config::Schedule::OneFOneB
+        && base.pp_layout.is_none()
+        && l.is_multiple_of(p)
+        && m.is_multiple_of(p);
+    if !interleavable {
+        return Vec::new();
+    }
+    divisors(l / p).into_iter().skip(1).collect()
 }
 
 /// Every layout on exactly `n` GPUs, evaluated; fastest fitting first, then the rest.
-/// Each keeps the calculator's global batch G exactly: b·m·d = G.
+/// Each keeps the calculator's global batch G exactly: b·m·d = G. Every p up to
+/// L that divides N/(cp·t) is tried, uneven stages included; each row carries
+/// its best interleaving (the fastest v that fits, v = 1 when none helps).
 pub fn layouts(base: &Config, o: &PlanOptions, n: u64) -> Vec<Plan> {
     let mut out = Vec::new();
     let g = base.global_batch;
@@ -161,7 +189,7 @@ pub fn layouts(base: &Config, o: &PlanOptions, n: u64) -> Vec<Plan> {
     }
     let m = n / cp;
     for t in tp_choices(base, o, m) {
-        for p in pp_choices(base.arch.layers).into_iter().filter(|&p| (m / t).is_multiple_of(p)) {
+        for p in (1..=base.arch.layers.min(m / t)).filter(|&p| (m / t).is_multiple_of(p)) {
             let d = m / (t * p);
             if !g.is_multiple_of(d) || !(d * cp).is_multiple_of(base.layout.ep) {
                 continue;
@@ -173,31 +201,46 @@ pub fn layouts(base: &Config, o: &PlanOptions, n: u64) -> Vec<Plan> {
                 let bs = (0..).map(|k| 1u64 << k).take_while(|b| b * d <= g);
                 let bs = bs.filter(|b| g.is_multiple_of(b * d));
                 for (b, m) in bs.map(|b| (b, g / (b * d))).filter(|&(_, m)| m >= p) {
-                    let mut plan = Plan {
-                        tp: t,
-                        pp: p,
-                        dp: d,
-                        zero,
-                        recompute,
-                        sequence_parallel: sp,
-                        micro_batch: b,
-                        grad_accum: m,
-                        needed_bytes: 0.0,
-                        step_seconds: 0.0,
-                        fits: false,
+                    let evaluate = |v: u64| {
+                        let mut plan = Plan {
+                            tp: t,
+                            pp: p,
+                            dp: d,
+                            vpp: v,
+                            zero,
+                            recompute,
+                            sequence_parallel: sp,
+                            micro_batch: b,
+                            grad_accum: m,
+                            needed_bytes: 0.0,
+                            step_seconds: 0.0,
+                            fits: false,
+                        };
+                        let c = plan.config(base);
+                        plan.needed_bytes = memory::training_memory(&c).total().get();
+                        plan.fits = plan.needed_bytes <= c.system.gpu_mem_bytes;
+                        plan.step_seconds = step_seconds(&c);
+                        plan
                     };
-                    let c = plan.config(base);
-                    let mem = memory::training_memory(&c);
-                    plan.needed_bytes = mem.total().get();
-                    plan.fits = plan.needed_bytes <= c.system.gpu_mem_bytes;
-                    plan.step_seconds = step_seconds(&c);
-                    out.push(plan);
+                    let mut best = evaluate(1);
+                    for v in vpp_choices(base, p, m) {
+                        let plan = evaluate(v);
+                        if better(&plan, &best) {
+                            best = plan;
+                        }
+                    }
+                    out.push(best);
                 }
             }
         }
     }
     sort(&mut out, Order::Best);
     out
+}
+
+/// Whether `a` comes before `b` in the planner's order: fitting first, then faster.
+fn better(a: &Plan, b: &Plan) -> bool {
+    (a.fits, -a.step_seconds) > (b.fits, -b.step_seconds)
 }
 
 /// Orders of a layout list.
@@ -286,19 +329,74 @@ pub fn min_gpus(base: &Config, o: &PlanOptions) -> Option<u64> {
     best
 }
 
+/// Why no layout fits on N GPUs, in the order a reader would check it.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(tag = "reason", rename_all = "kebab-case")]
+pub enum NoLayout {
+    /// N is not a multiple of the context-parallel degree, which the planner keeps.
+    ContextParallel { cp: u64 },
+    /// No data-parallel degree d = N/(cp·t·p) divides the global batch G (with
+    /// the expert-parallel degree dividing d·cp), or every one that does leaves
+    /// fewer than p micro-batches to fill the pipeline.
+    Batch { global_batch: u64, ep: u64 },
+    /// Layouts exist and none fits: the leanest needs this much per GPU.
+    Memory { least_bytes: f64, gpu_bytes: f64 },
+}
+
+impl std::fmt::Display for NoLayout {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use crate::units::format_sig;
+        match *self {
+            NoLayout::ContextParallel { cp } => write!(f, "the GPUs are not a multiple of cp = {cp}, which every layout keeps"),
+            NoLayout::Batch { global_batch, ep: 1 } => write!(
+                f,
+                "no data-parallel degree d = N/(cp·t·p) divides the global batch G = {global_batch} with at least p micro-batches left to fill the pipeline"
+            ),
+            NoLayout::Batch { global_batch, ep } => write!(
+                f,
+                "no data-parallel degree d = N/(cp·t·p) divides the global batch G = {global_batch} with ep = {ep} dividing d·cp and at least p micro-batches left to fill the pipeline"
+            ),
+            NoLayout::Memory { least_bytes, gpu_bytes } => write!(
+                f,
+                "the leanest layout needs {} GB per GPU, over the GPU's {} GB",
+                format_sig(least_bytes / 1e9),
+                format_sig(gpu_bytes / 1e9)
+            ),
+        }
+    }
+}
+
+/// Why `layouts` (the planner's list on `n` GPUs) holds no layout that fits; `None` when one does.
+pub fn why_none(base: &Config, n: u64, layouts: &[Plan]) -> Option<NoLayout> {
+    if layouts.iter().any(|l| l.fits) {
+        return None;
+    }
+    let least = layouts.iter().map(|l| l.needed_bytes).fold(f64::INFINITY, f64::min);
+    Some(if !n.is_multiple_of(base.layout.cp) {
+        NoLayout::ContextParallel { cp: base.layout.cp }
+    } else if layouts.is_empty() {
+        NoLayout::Batch { global_batch: base.global_batch, ep: base.layout.ep }
+    } else {
+        NoLayout::Memory { least_bytes: least, gpu_bytes: base.system.gpu_mem_bytes }
+    })
+}
+
 /// `tmath plan`'s answer.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PlanReport {
     pub min_gpus: Option<u64>,
     pub gpus: u64,
     pub layouts: Vec<Plan>,
+    /// Why nothing fits on `gpus`, when nothing does.
+    pub none: Option<NoLayout>,
 }
 
 /// The minimum GPU count and the layouts on `n` GPUs (or on the minimum when `n` is `None`).
 pub fn plan(base: &Config, o: &PlanOptions, n: Option<u64>) -> PlanReport {
     let min = min_gpus(base, o);
     let gpus = n.or(min).unwrap_or(base.layout.gpus());
-    PlanReport { min_gpus: min, gpus, layouts: layouts(base, o, gpus) }
+    let layouts = layouts(base, o, gpus);
+    PlanReport { min_gpus: min, gpus, none: why_none(base, gpus, &layouts), layouts }
 }
 
 #[cfg(test)]
@@ -307,8 +405,12 @@ mod tests {
 
     #[test]
     fn pipeline_degrees_in_order() {
-        assert_eq!(pp_choices(126), vec![1, 2, 3, 4, 6, 7, 8, 9, 14, 16, 18, 21, 32, 42, 63, 64, 126]);
-        assert_eq!(pp_choices(32), vec![1, 2, 4, 8, 16, 32]);
+        // 126 layers: 13 stages hold 10 at most, 16 hold 8 (Llama 3 405B's); 64 is a power of two.
+        assert_eq!(
+            pp_choices(126),
+            vec![1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 18, 21, 26, 32, 42, 63, 64, 126]
+        );
+        assert_eq!(pp_choices(32), vec![1, 2, 3, 4, 5, 6, 7, 8, 11, 16, 32]);
         assert_eq!(pp_choices(1), vec![1]);
         assert_eq!(pp_choices(12), vec![1, 2, 3, 4, 6, 8, 12]);
     }

@@ -323,6 +323,33 @@ test("the planner finds the fewest GPUs and applies a layout", async () => {
   await context.close();
 });
 
+// Issue 39: the planner says in words why nothing fits, and interleaves where it helps.
+for (const lang of ["en", "ko"]) {
+  test(`the planner says why no layout fits and lists interleaved layouts (${lang})`, async () => {
+    const q = `view=planner&lang=${lang}&model=llama-3-70b&gpu=h100-80gb`;
+    const { page, context, problems } = await open(env.browser, `${env.server.base}?${q}&gpus=8`, { origin: env.server.origin });
+    const why = page.locator('[data-testid="no-layout"]');
+    await why.waitFor({ state: "visible" });
+    const core = `model=llama-3-70b&gpu=h100-80gb`;
+    const plan = tmathPlan([...new URLSearchParams(`${core}&gpus=8`).entries()]);
+    assert.equal(plan.none.reason, "memory");
+    const gb = (plan.none.least_bytes / 1e9).toPrecision(3);
+    const text = await why.textContent();
+    assert.ok(text.includes(gb), `${text} names ${gb} GB`);
+    assert.ok(text.includes(lang === "ko" ? "가장 적게 쓰는 구성도" : "the leanest needs"), text);
+    await context.close();
+    const wide = await open(env.browser, `${env.server.base}?${q}&gpus=64`, { origin: env.server.origin });
+    await wide.page.waitForSelector('[data-testid="layouts"] tbody tr');
+    assert.equal(await wide.page.locator('[data-testid="no-layout"]').isVisible(), false);
+    const cells = await wide.page.locator('[data-testid="layouts"] tbody tr td:nth-child(2)').allTextContents();
+    const rows = tmathPlan([...new URLSearchParams(`${core}&gpus=64`).entries()]).layouts.filter((l) => l.fits);
+    assert.ok(rows.some((l) => l.vpp > 1), "the core interleaves one");
+    assert.deepEqual(cells, rows.slice(0, cells.length).map((l) => (l.vpp > 1 ? `${l.pp} (v\u00a0${l.vpp})` : `${l.pp}`)));
+    assert.deepEqual([...problems, ...wide.problems], []);
+    await wide.context.close();
+  });
+}
+
 test("a keystroke in the float explorer or a unit switch runs neither the planner nor the sweeps", async () => {
   const { page, context, problems } = await open(env.browser, `${env.server.base}?lang=en`, { origin: env.server.origin });
   for (const id of ["planner", "sweeps"]) await page.evaluate((id) => document.querySelector(`section[data-view="${id}"]`).scrollIntoView(), id);

@@ -18,7 +18,8 @@ async function measure(page) {
       fixed: parseFloat(getComputedStyle(fig).getPropertyValue("--figure-height")),
       figure: fig.getBoundingClientRect().height,
       scroll: document.documentElement.scrollWidth - document.documentElement.clientWidth,
-      controls: document.querySelectorAll(".figure-controls .field").length,
+      // A control and the one that stands in for it (layout::STANDS_IN) are one place: the shown one counts.
+      controls: [...document.querySelectorAll(".figure-controls .field")].filter((f) => f.getClientRects().length > 0).length,
       href: document.querySelector('[data-testid="open-full"]')?.href,
       chrome: !!document.querySelector("header.top, .summary, .teaching"),
       // A table cell whose right edge is past the window: its column cannot be read.
@@ -76,6 +77,31 @@ test("every figure holds its height from 360 to 720 px; on a phone the chart kee
           await page.setViewportSize({ width, height: 900 });
         }
       }
+      assert.deepEqual(problems, []);
+      await context.close();
+    }
+  }
+});
+
+// Issue 38: with GRPO the fine-tuning figure shows the phases alone, whole in its height on a
+// phone, and the response's tokens stand in for the sequence length, which GRPO does not read.
+test("the GRPO figure holds its height and offers the response's tokens, not the sequence length", async () => {
+  const q = "embed=1&view=finetune&model=qwen2.5-7b&gpu=h100-80gb&finetune=lora&post-training=grpo&rollouts=8&prompt-tokens=512&response-tokens=1024";
+  for (const width of [720, 390, 360]) {
+    for (const lang of ["ko", "en"]) {
+      const { page, context, problems } = await open(env.browser, `${env.server.base}?${q}&lang=${lang}`, {
+        origin: env.server.origin,
+        viewport: { width, height: 900 },
+        ready: ".figure",
+      });
+      await page.waitForSelector('[data-testid="finetune-phases-chart"]');
+      await page.waitForTimeout(150);
+      const m = await measure(page);
+      const what = `GRPO at ${width} px (${lang})`;
+      assert.ok(m.height <= m.fixed + 1, `${what}: ${m.height} px of figure in its ${m.fixed} px`);
+      assert.ok(await page.locator('[data-field="response-tokens"]').isVisible(), `${what}: response-tokens shown`);
+      assert.equal(await page.locator('[data-field="seq-len"]').isVisible(), false, `${what}: seq-len hidden`);
+      assert.equal(await page.locator('[data-testid="finetune-chart"]').count(), 0, `${what}: the phases alone`);
       assert.deepEqual(problems, []);
       await context.close();
     }

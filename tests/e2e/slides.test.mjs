@@ -33,7 +33,8 @@ async function slideMetrics(page) {
       counter: document.querySelector('[data-testid="slide-counter"]').textContent,
       chartShare: Math.max(0, ...charts) / (W * H),
       small,
-      controls: document.querySelectorAll(".slide-controls .field").length,
+      // A control and the one that stands in for it (layout::STANDS_IN) are one place: the shown one counts.
+      controls: [...document.querySelectorAll(".slide-controls .field")].filter((f) => f.getClientRects().length > 0).length,
       chrome: !!document.querySelector("header.top, .summary, .teaching, footer:not(.slide-foot)"),
       overflow: [document.documentElement.scrollWidth - W, document.documentElement.scrollHeight - H],
       total: document.querySelector('[data-testid="per-gpu-total"]')?.dataset.bytes ?? null,

@@ -99,8 +99,9 @@ pub fn FinetuneView(
                 legend=legend_of(ctx, phase_bars)
             />
         </Show>
-        // On a slide the phases are the lesson when there are phases: one chart, readable from the back row.
-        <Show when=move || !(mode == Mode::Slide && phases.with(|p| !p.is_empty()))>
+        // On a slide or in a figure the phases are the lesson when there are phases: one chart,
+        // readable from the back row and whole in the figure's height on a phone.
+        <Show when=move || !(mode != Mode::Page && phases.with(|p| !p.is_empty()))>
             <StackedBars
                 bars=bars
                 capacity=capacity

@@ -38,7 +38,12 @@ pub fn PlannerView(
     });
     let ready = move || report.with(|r| r.is_some());
     let report = Signal::derive(move || {
-        report.get().unwrap_or_else(|| tmath::planner::PlanReport { min_gpus: None, gpus: 0, layouts: Vec::new() })
+        report.get().unwrap_or_else(|| tmath::planner::PlanReport {
+            min_gpus: None,
+            gpus: 0,
+            layouts: Vec::new(),
+            none: None,
+        })
     });
     let rows = move || {
         let mut fitting: Vec<Plan> =
@@ -159,7 +164,8 @@ pub fn PlannerView(
                                     view! {
                                         <tr data-bytes=l.needed_bytes.to_string()>
                                             <td>{l.tp}</td>
-                                            <td>{l.pp}</td>
+                                            // Interleaved: p stages of v virtual stages each ("16 (v 5)").
+                                            <td>{if l.vpp > 1 { format!("{} (v\u{a0}{})", l.pp, l.vpp) } else { l.pp.to_string() }}</td>
                                             <td>{l.dp}</td>
                                             <td>{l.zero.get()}</td>
                                             <td>{ctx.t(l.recompute.as_str())}</td>
@@ -180,7 +186,9 @@ pub fn PlannerView(
                     </tbody>
                 </table>
             </div>
-            <p class="detail" hidden=move || report.with(|r| r.layouts.iter().any(|l| l.fits))><Tr key="no-layout" /></p>
+            <p class="detail" data-testid="no-layout" hidden=move || report.with(|r| r.none.is_none())>
+                {move || report.with(|r| r.none.map(|why| crate::i18n::no_layout(ctx.lang.get(), why, ctx.units())))}
+            </p>
             // Nothing fits on these GPUs: what would, each with its verdict and one click.
             <crate::panels::memory::Remedies remedies=Signal::derive(move || {
                 let nothing = report.with(|r| !r.layouts.iter().any(|l| l.fits));

@@ -14,7 +14,23 @@ use crate::layout::figure;
 use crate::panels::{body, Mode};
 use crate::tr::Tr;
 use leptos::prelude::*;
+use tmath::keys::K;
 use tmath::page::View;
+
+/// A figure's or a slide's control of `key`; the one that stands in for it
+/// ([`crate::layout::STANDS_IN`]) beside it, each shown while the other is moot.
+pub fn control(key: K) -> AnyView {
+    let (moot, instead, when) = crate::layout::STANDS_IN;
+    if key != moot {
+        return view! { <Field key=key /> }.into_any();
+    }
+    let ctx = use_ctx();
+    view! {
+        <div class="stands-in" hidden=move || ctx.view.with(when)><Field key=key /></div>
+        <div class="stands-in" hidden=move || !ctx.view.with(when)><Field key=instead /></div>
+    }
+    .into_any()
+}
 
 #[component]
 pub fn Figure() -> impl IntoView {
@@ -31,7 +47,7 @@ pub fn Figure() -> impl IntoView {
         link_to(&state)
     };
     let style = format!("--figure-height:{}px", f.height);
-    let controls = f.controls.iter().map(|&k| view! { <Field key=k /> }).collect_view();
+    let controls = f.controls.iter().map(|&k| control(k)).collect_view();
     view! {
         <div class="figure" data-view=view.as_str() style=style>
             <header class="figure-head">

@@ -7,7 +7,6 @@
 
 use super::url::navigate;
 use crate::ctx::{use_ctx, Ctx};
-use crate::fields::Field;
 use crate::i18n;
 use crate::layout::{figure, SLIDE_CONTROLS};
 use crate::panels::{body, Mode};
@@ -261,7 +260,7 @@ pub fn Slides() -> impl IntoView {
     let main = move || {
         let (v, variants) = view.get();
         let controls =
-            figure(v).controls.iter().take(SLIDE_CONTROLS).map(|&k| view! { <Field key=k /> }).collect_view();
+            figure(v).controls.iter().take(SLIDE_CONTROLS).map(|&k| super::figure::control(k)).collect_view();
         view! {
             <div class="slide-main" data-view=v.as_str()>
                 <div class="slide-body">{body(v, Mode::Slide, variants)}</div>
