@@ -94,7 +94,10 @@ cd "$(dirname "$0")/.."
 # table), BLOOM-176B in the catalogue, the paged optimizer's warning in both languages, and the
 # control that stands in for a moot one (response-tokens for seq-len under PPO and GRPO),
 # 2.4 KiB (419.8 → 422.2).
-CEILING_KIB=${CEILING_KIB:-423}
+# 423 → 424 (issue 39): the zero-bubble and DualPipe schedules (their labels, DualPipe's refusal of
+# an odd p in both languages, its two stages a rank, the bubble's formula by schedule on the page),
+# 1.1 KiB (422.2 → 423.3).
+CEILING_KIB=${CEILING_KIB:-424}
 # The stable toolchain's fallback build is about 28 KiB larger (scripts/build.sh says so loudly).
 if [ "$(cat target/wasm-toolchain.txt 2>/dev/null)" = stable ]; then
   CEILING_KIB=$((CEILING_KIB + 30))

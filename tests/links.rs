@@ -251,6 +251,9 @@ const GOLDEN: &[(&str, f64, f64)] = &[
     // GPipe holds all 8 micro-batches of its 8 layers; 1F1B min(8, 4) = 4.
     ("schedule=gpipe&grad-accum=8&pp=4", 89203283968.0, 1.26e22),
     ("schedule=1f1b", 142601641984.0, 1.26e22),
+    // Issue 39: ZB-H1 keeps 1F1B's memory; DualPipe holds two stages and p + 1 micro-batches.
+    ("schedule=zb1p&pp=4&grad-accum=8", 58601641984.0, 1.26e22),
+    ("schedule=dualpipe&pp=4&grad-accum=8", 94252052480.0, 1.26e22),
     // MLA and dense-first MoE on the default 7B shape (L 32, h 4096, a 32).
     ("kv-lora-rank=512&q-lora-rank=1536&qk-head-dim=128&qk-rope-head-dim=64&v-head-dim=128", 121422020608.0, 1.02172925952e22),
     // One MTP module of a MoE model: a MoE layer, its projection and norms, on the (only) stage, and a second loss.

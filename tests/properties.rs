@@ -88,7 +88,8 @@ prop_compose! {
             offload: if flags.3 { offload } else { Offload::None },
             cp,
             ep,
-            schedule,
+            // DualPipe pairs stage i with p − 1 − i: an odd p is refused (tested in published.rs).
+            schedule: if schedule == Schedule::DualPipe && pp % 2 == 1 { Schedule::OneFOneB } else { schedule },
             recompute_every: every,
             vpp,
             loss: tmath::config::Loss::ALL[every as usize % 3],
@@ -187,7 +188,9 @@ proptest! {
         let stages = r.stages();
         let heaviest = stages.iter().map(|(_, m)| m.total()).fold(tmath::Bytes(0.0), |a, b| if b > a { b } else { a });
         prop_assert_eq!(r.per_gpu.total(), heaviest);
-        prop_assert_eq!(stages.iter().map(|(s, _)| s.layers).sum::<u64>(), c.arch.layers);
+        // A DualPipe rank holds two stages: every layer twice over the ranks.
+        let copies = if c.schedule == Schedule::DualPipe && c.layout.pp > 1 { 2 } else { 1 };
+        prop_assert_eq!(stages.iter().map(|(s, _)| s.layers).sum::<u64>(), copies * c.arch.layers);
         prop_assert!(stages.first().is_some_and(|(s, _)| s.first) && stages.last().is_some_and(|(s, _)| s.last));
     }
 

@@ -727,6 +727,49 @@ fn planner_tries_every_pipeline_and_interleaving() {
     assert_eq!(r.config.layout.vpp, v.vpp);
 }
 
+/// Issue 39: zero-bubble and DualPipe schedules, as DualPipe's README tabulates
+/// them against 1F1B: bubbles (p − 1)(F + B), (p − 1)(F + B − 2W) and
+/// (p/2 − 1)(F&B + B − 3W); parameters 1×, 1×, 2×; activations p, p, p + 1
+/// micro-batches. With B = 2F and W = F (the backward's two halves, each a
+/// forward) ZB-H1's bubble is a third of 1F1B's; DualPipe's, on 8 stages,
+/// 3 · 2F against 7 · 3F. DualPipe on an odd p is refused.
+#[test]
+fn zero_bubble_and_dualpipe_schedules() {
+    let base = [
+        ("model", "llama-3-70b"),
+        ("gpu", "h100-80gb"),
+        ("convention", "megatron"),
+        ("tp", "8"),
+        ("pp", "8"),
+        ("dp", "4"),
+        ("global-batch", "256"),
+    ];
+    let run = |schedule: &str| eval(&[base.as_slice(), &[("schedule", schedule)]].concat());
+    let (one, zb, dual) = (run("1f1b"), run("zb1p"), run("dualpipe"));
+    let m = 64.0;
+    assert_eq!(one.config.grad_accum, 64);
+    assert_close(tmath::step::bubble_share(&one.config), 7.0 / m, 1e-12, "1F1B: (p − 1)/m");
+    assert_close(tmath::step::bubble_share(&zb.config), 7.0 / (3.0 * m), 1e-12, "ZB-H1: a third");
+    assert_close(
+        tmath::step::bubble_share(&dual.config),
+        3.0 * 2.0 / (3.0 * m),
+        1e-12,
+        "DualPipe: (p/2 − 1)·2F over m·3F",
+    );
+    use tmath::memory::Part;
+    assert_eq!(zb.per_gpu.total(), one.per_gpu.total(), "ZB-H1 keeps 1F1B's memory");
+    // Rank 0 holds stages 0 and 7: the embedding, the output layer, twice the layers' parameters.
+    let st = dual.stage;
+    assert_eq!((st.chunks, st.layers, st.first, st.last, st.in_flight), (2, 20, true, true, 9));
+    assert_close(dual.per_gpu[Part::Model].get(), 2.0 * one.per_gpu[Part::Model].get(), 0.05, "2× parameters");
+    // The layers' activations: p + 1 = 9 micro-batches against 1F1B's p = 8 on the first stage.
+    let layers_only = |r: &tmath::Report| r.stage.layer_forwards as f64;
+    assert_eq!((layers_only(&one), layers_only(&dual)), (8.0 * 10.0, 9.0 * 10.0));
+    assert!(dual.step.total < zb.step.total && zb.step.total < one.step.total);
+    let (settings, _) = tmath::Settings::from_pairs([("pp", "3"), ("schedule", "dualpipe"), ("layers", "30")]);
+    assert!(matches!(settings.resolve(), Err(tmath::settings::ConfigError::DualPipeOdd { pp: 3 })));
+}
+
 /// Issue 16: "A 405B run with full recomputation bills the recomputation at
 /// the model-FLOPs rate: 33 % more FLOPs than published." Under `megatron`
 /// the FLOPs are the model's with attention (PaLM, Appendix B), as Llama 3

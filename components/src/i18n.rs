@@ -1064,7 +1064,7 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "gpus-axis" => ("GPUs N", "GPU 수 N"),
         "seq-axis" => ("sequence length s", "시퀀스 길이 s"),
         "tokens-axis" => ("tokens D", "토큰 수 D"),
-        "bubble" => ("pipeline bubble (p−1)/(v·m+p−1)", "파이프라인 버블 (p−1)/(v·m+p−1)"),
+        "bubble" => ("pipeline bubble b/(1+b)", "파이프라인 버블 b/(1+b)"),
         "of-the-step" => ("of the step", "(스텝 대비)"),
         "global-batch-label" => ("global batch", "전역 배치"),
         "cpu-per-node" => ("CPU memory per node (offload)", "노드당 CPU 메모리 (오프로드)"),
@@ -1302,6 +1302,8 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "offload-params" => ("CPU, with the weights (ZeRO-3)", "CPU로, 가중치까지 (ZeRO-3)"),
         "1f1b" => ("1F1B (holds min(m, p) micro-batches)", "1F1B (마이크로배치 min(m, p)개 보관)"),
         "gpipe" => ("GPipe (holds all m)", "GPipe (m개 모두 보관)"),
+        "zb1p" => ("Zero bubble ZB-H1 (1F1B's memory, a third of its bubble)", "제로 버블 ZB-H1 (1F1B의 메모리, 버블은 3분의 1)"),
+        "dualpipe" => ("DualPipe (both directions: 2× parameters, p + 1 micro-batches)", "DualPipe (양방향: 파라미터 2배, 마이크로배치 p + 1개)"),
         "mixed" => ("mixed (16-bit + fp32)", "혼합 정밀도 (16비트 + fp32)"),
         "adamw" => ("AdamW", "AdamW"),
         "adam-8bit" => ("8-bit Adam", "8비트 Adam"),
@@ -1761,6 +1763,9 @@ pub fn config_error(lang: Lang, e: &ConfigError) -> String {
         }
         ConfigError::StageLayers { layers, pp, vpp: 1 } => {
             format!("층 {layers}개를 첫·마지막 스테이지 층 수에 맞춰 스테이지 {pp}개에 나눌 수 없습니다")
+        }
+        ConfigError::DualPipeOdd { pp } => {
+            format!("DualPipe는 한 랭크에 스테이지 i와 p − 1 − i를 함께 둡니다: 스테이지 {pp}개는 짝수가 아닙니다")
         }
         ConfigError::StageLayers { layers, pp, vpp } => {
             format!("층 {layers}개를 스테이지 {pp}개 × 가상 스테이지 {vpp}개로 똑같이 나눌 수 없습니다")

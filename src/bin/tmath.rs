@@ -335,11 +335,13 @@ fn receipt(r: &Report) -> String {
         format_count(r.chinchilla_tokens().get())
     );
     s += &format!(
-        "PARALLELISM  global batch {} sequences ({} tokens), pipeline bubble {}% of the step ((p-1)/(v·m+p-1); {}% of the ideal step time, (p-1)/(v·m)), DP traffic {} GB/GPU/step\n",
+        "PARALLELISM  global batch {} sequences ({} tokens), pipeline bubble {}% of the step (b/(1+b)); {}% of the ideal step time, b = {} ({} schedule), DP traffic {} GB/GPU/step\n",
         format_count(r.global_batch()),
         format_count(r.tokens_per_step()),
         format_sig(100.0 * r.bubble_fraction()),
         format_sig(100.0 * r.bubble()),
+        tmath::step::bubble_formula(&r.config),
+        r.config.schedule.as_str(),
         format_sig(r.dp_comm().get() / 1e9)
     );
     for w in &r.warnings {

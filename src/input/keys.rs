@@ -821,7 +821,7 @@ key_table! {
     },
     Schedule => Key {
         name: "schedule", aliases: &[], kind: Kind::Choice(Schedule::names),
-        help: help!("pipeline schedule: 1f1b (a stage holds min(m, p) micro-batches) or gpipe (all m)"),
+        help: help!("pipeline schedule: 1f1b (a stage holds min(m, p) micro-batches), gpipe (all m), zb1p (zero bubble ZB-H1: 1F1B's memory, a third of its bubble) or dualpipe (DeepSeek-V3's: two stages a rank, p + 1 micro-batches, p even)"),
         access: Access::Calc {
             get: |s| word(s.schedule.as_str()),
             shown: None,
@@ -1402,6 +1402,7 @@ impl ConfigError {
             ConfigError::KvHeadsNotDividingHeads { .. } => &[K::KvHeads, K::Heads],
             ConfigError::TopKAboveExperts { .. } => &[K::TopK, K::Experts],
             ConfigError::StageLayers { .. } => &[K::PpFirstLayers, K::PpLastLayers, K::Vpp, K::Pp, K::Layers],
+            ConfigError::DualPipeOdd { .. } => &[K::Schedule, K::Pp],
             ConfigError::PpLayout(_) => &[K::PpLayout, K::Pp, K::Vpp, K::Layers, K::MtpLayers],
             ConfigError::ActiveAboveParams { .. } => &[K::ActiveParams, K::Params],
             ConfigError::EpNotDividingExperts { .. } => &[K::Ep, K::Experts],
@@ -1423,7 +1424,7 @@ impl ConfigError {
             ConfigError::HeadsNotDividingHidden { .. } => K::Heads,
             ConfigError::KvHeadsNotDividingHeads { .. } => K::KvHeads,
             ConfigError::TopKAboveExperts { .. } => K::TopK,
-            ConfigError::StageLayers { .. } => K::Pp,
+            ConfigError::StageLayers { .. } | ConfigError::DualPipeOdd { .. } => K::Pp,
             ConfigError::PpLayout(_) => K::PpLayout,
             ConfigError::ActiveAboveParams { .. } => K::ActiveParams,
             ConfigError::EpNotDividingExperts { .. } | ConfigError::EpNotDividingDataParallel { .. } => K::Ep,

@@ -317,6 +317,8 @@ pub enum ConfigError {
     /// layers leave a middle stage none, or a stage's layers do not split into
     /// its `vpp` virtual stages (Megatron-LM asks both).
     StageLayers { layers: u64, pp: u64, vpp: u64 },
+    /// DualPipe pairs stage i with stage p − 1 − i on one rank: p must be even.
+    DualPipeOdd { pp: u64 },
     /// `pp-layout` does not read, or does not place this model on these stages.
     PpLayout(crate::pp_layout::LayoutError),
     /// MXFP8 runs on Blackwell's tensor cores (compute capability 10.0 and up) only.
@@ -373,6 +375,9 @@ impl fmt::Display for ConfigError {
             ConfigError::TopKAboveExperts { top_k, experts } => write!(f, "top-k {top_k} is above experts {experts}"),
             ConfigError::StageLayers { layers, pp, vpp: 1 } => {
                 write!(f, "the {layers} layers do not lay out on {pp} stages with pp-first-layers and pp-last-layers")
+            }
+            ConfigError::DualPipeOdd { pp } => {
+                write!(f, "DualPipe pairs stage i with stage p − 1 − i on one rank: {pp} stages are not an even number")
             }
             ConfigError::StageLayers { layers, pp, vpp } => {
                 write!(f, "the {layers} layers do not split into {pp} stages of {vpp} virtual stages each")
@@ -676,6 +681,9 @@ impl Settings {
             config.layout.vpp =
                 layout.fits(pp, self.vpp, arch.layers, arch.mtp_layers).map_err(ConfigError::PpLayout)?;
             config.pp_layout = Some(std::sync::Arc::new(layout));
+        }
+        if config.schedule == crate::config::Schedule::DualPipe && pp > 1 && pp % 2 == 1 {
+            return Err(ConfigError::DualPipeOdd { pp });
         }
         if !crate::memory::stages_lay_out(&config) {
             return Err(ConfigError::StageLayers { layers: arch.layers, pp, vpp: self.vpp });

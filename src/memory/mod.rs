@@ -691,8 +691,10 @@ fn state_divisors(c: &Config, st: &Stage, experts_vs_t: f64) -> (f64, f64) {
     }
     // The share that stays when the experts are divided by etp·ep instead of t (1 without experts).
     let split = expert_split(&a, exact, experts_vs_t);
-    let model = t * p / split;
-    let grads = if c.convention == Convention::Article && !c.tsp { p / split } else { model };
+    // DualPipe's rank holds two stages (DeepSeek-V3 §3.2.1): twice the parameters.
+    let pair = if c.schedule == crate::config::Schedule::DualPipe && pp > 1 { 2.0 } else { 1.0 };
+    let model = t * p / (split * pair);
+    let grads = if c.convention == Convention::Article && !c.tsp { p / (split * pair) } else { model };
     (model, grads)
 }
 

@@ -139,10 +139,28 @@ pub fn chunks(c: &Config, i: u64) -> Vec<Chunk> {
     let forwards = |v: u64, chunk: u64| match c.schedule {
         _ if p == 1 => 1,
         Schedule::OneFOneB if v > 1 => interleaved_in_flight(p, v, m, i, chunk).1,
-        Schedule::OneFOneB => m.min(p - i),
+        // ZB-H1 keeps 1F1B's forwards in flight (Qi et al. 2024, §3: the same peak memory).
+        Schedule::OneFOneB | Schedule::Zb1p | Schedule::DualPipe => m.min(p - i),
         Schedule::Gpipe => m,
     };
     match &c.pp_layout {
+        // DualPipe: rank i holds stage i of the forward direction and stage p − 1 − i of the
+        // reverse one, p + 1 micro-batches' activations over the two (its README's table).
+        None if p > 1 && c.schedule == Schedule::DualPipe => {
+            let held = (p + 1).min(m);
+            [i, p - 1 - i]
+                .into_iter()
+                .enumerate()
+                .map(|(k, s)| Chunk {
+                    first_layer: layers_before(c, s),
+                    layers: stage_layers(c, s),
+                    embedding: s == 0,
+                    mtp: if s == p - 1 { c.arch.mtp_layers } else { 0 },
+                    loss: s == p - 1,
+                    forwards: if k == 0 { held.div_ceil(2) } else { held / 2 },
+                })
+                .collect()
+        }
         Some(layout) if p > 1 => {
             let v = layout.stages.len() as u64 / p;
             let v = if interleaved { v } else { 1 };
@@ -207,7 +225,8 @@ pub fn stage(c: &Config, i: u64) -> Stage {
     let in_flight = match c.schedule {
         _ if p == 1 => 1,
         Schedule::OneFOneB if v > 1 => interleaved_in_flight(p, v, m, i, 0).0,
-        Schedule::OneFOneB => m.min(p - i),
+        Schedule::OneFOneB | Schedule::Zb1p => m.min(p - i),
+        Schedule::DualPipe => (p + 1).min(m),
         Schedule::Gpipe => m * v,
     };
     let at = |holds: fn(&Chunk) -> bool| chunks.iter().find(|k| holds(k)).map_or(0, |k| k.forwards);
@@ -241,8 +260,9 @@ pub fn peak_stage(c: &Config) -> (Stage, MemoryBreakdown) {
     let p = c.layout.pp.max(1);
     let first = stage(c, 0);
     let mut best = (first, stage_memory(c, &first));
-    // A `pp-layout` may load any stage most.
-    let candidates: Vec<u64> = if c.pp_layout.is_some() { (1..p).collect() } else { vec![1, p - 1] };
+    // A `pp-layout` may load any stage most, and so may DualPipe's pairs of stages.
+    let any = c.pp_layout.is_some() || c.schedule == Schedule::DualPipe;
+    let candidates: Vec<u64> = if any { (1..p).collect() } else { vec![1, p - 1] };
     for i in candidates.into_iter().filter(|&i| i > 0 && i < p) {
         let s = stage(c, i);
         let m = stage_memory(c, &s);

@@ -100,6 +100,17 @@ choice!(
         OneFOneB = "1f1b",
         /// All forwards, then all backwards: a stage holds all m micro-batches.
         Gpipe = "gpipe",
+        /// Zero bubble, ZB-H1 (Qi et al. 2024, "Zero Bubble Pipeline Parallelism", §3;
+        /// DualPipe's README names it ZB1P): the backward split into its input
+        /// gradients and its weight gradients, the latter filling the bubble;
+        /// 1F1B's memory, a bubble of (p − 1)(F + B − 2W).
+        Zb1p = "zb1p",
+        /// DualPipe (DeepSeek-AI 2024, DeepSeek-V3 §3.2.1; its README): micro-batches
+        /// fed from both ends, rank i holding stages i and p − 1 − i: twice the
+        /// parameters, p + 1 micro-batches' activations, a bubble of
+        /// (p/2 − 1)(F&B + B − 3W), and the all-to-all and pipeline sends hidden
+        /// behind the overlapped forward and backward. p even.
+        DualPipe = "dualpipe",
     }
 );
 

@@ -385,7 +385,9 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
             // The stage's layers and micro-batches in flight, as the article writes them for the first stage.
             let st = r.stage;
             let uneven = c.pp_first_layers.is_some() || c.pp_last_layers.is_some() || c.pp_layout.is_some();
+            let dual = c.schedule == crate::config::Schedule::DualPipe;
             let layers = match (st.chunks > 1, uneven) {
+                (true, _) if dual => "2·L/p".to_string(),
                 (true, _) => "L/(p·v)".to_string(),
                 (false, true) => terms.layers.to_string(),
                 _ if st.layers == c.arch.layers.div_ceil(p) => "⌈L/p⌉".to_string(),
@@ -393,6 +395,8 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
             };
             let held = match (c.schedule, st.index) {
                 (crate::config::Schedule::Gpipe, _) => "m".to_string(),
+                // DualPipe: p + 1 micro-batches over the rank's two stages.
+                (crate::config::Schedule::DualPipe, _) => "min(m, p + 1)".to_string(),
                 // Interleaved 1F1B: the warm-up forwards of the v chunks, and one more.
                 _ if st.chunks > 1 => format!("min(m·v, {}·2 + (v − 1)·p + 1)", p - 1 - st.index),
                 (_, 0) => "min(m, p)".to_string(),

@@ -74,11 +74,39 @@ pub fn bandwidth(c: &Config, group: u64, stride: u64) -> f64 {
     }
 }
 
-/// The pipeline bubble as a share of the ideal step: (p − 1)/m for GPipe and
-/// 1F1B, (p − 1)/(v·m) interleaved (Narayanan et al. 2021, §2.2).
+/// A micro-batch's passes through one stage, in units of its forward: the
+/// backward is twice the forward (the input's gradients and the weights' each
+/// a forward's FLOPs, Narayanan et al. 2021, §3.2), and the weights' gradients
+/// half of it (W, which zero-bubble schedules move into the bubble). DualPipe's
+/// F&B, a forward and a backward overlapped, hides communication, not
+/// arithmetic: F + B.
+const F: f64 = 1.0;
+const B: f64 = 2.0;
+const W: f64 = 1.0;
+
+/// [`bubble_share`]'s formula for `c`'s schedule, as the page and the command line write it.
+pub fn bubble_formula(c: &Config) -> &'static str {
+    match c.schedule {
+        Schedule::OneFOneB => "(p−1)/(v·m)",
+        Schedule::Gpipe => "(p−1)/m",
+        Schedule::Zb1p => "(p−1)/(3m)",
+        Schedule::DualPipe => "(p/2−1)·2/(3m)",
+    }
+}
+
+/// The pipeline bubble as a share of the ideal step, m·(F + B) a stage: (p − 1)/m
+/// for GPipe and 1F1B, (p − 1)/(v·m) interleaved (Narayanan et al. 2021, §2.2);
+/// ZB-H1's (p − 1)(F + B − 2W) and DualPipe's (p/2 − 1)(F&B + B − 3W), as
+/// DualPipe's README tabulates them.
 pub fn bubble_share(c: &Config) -> f64 {
-    let v = if c.schedule == Schedule::OneFOneB { c.layout.vpp.max(1) } else { 1 };
-    parallel::bubble_overhead(c.layout.pp, c.grad_accum) / v as f64
+    let (p, m) = (c.layout.pp as f64, c.grad_accum.max(1) as f64);
+    let one_f_one_b = parallel::bubble_overhead(c.layout.pp, c.grad_accum);
+    match c.schedule {
+        Schedule::OneFOneB => one_f_one_b / c.layout.vpp.max(1) as f64,
+        Schedule::Gpipe => one_f_one_b,
+        Schedule::Zb1p => one_f_one_b * (F + B - 2.0 * W) / (F + B),
+        Schedule::DualPipe => (p / 2.0 - 1.0).max(0.0) * ((F + B) + B - 3.0 * W) / (m * (F + B)),
+    }
 }
 
 /// One step of `c` ([`StepTime`]):
@@ -168,8 +196,16 @@ pub fn step_time(c: &Config) -> StepTime {
         0.0
     };
 
-    let bubble = (compute + tp_comm + ep_comm) * bubble_share(c);
-    let exposed_comm = tp_comm + pp_comm + dp_exposed + cp_exposed + ep_comm;
+    // DualPipe overlaps a forward with a backward so that the all-to-all and the pipeline's
+    // sends run behind the other's arithmetic (DeepSeek-V3 §3.2.1): what is longer shows.
+    let (pp_exposed, ep_exposed) = if c.schedule == Schedule::DualPipe {
+        let hidden = (pp_comm + ep_comm).min(compute);
+        (pp_comm - hidden.min(pp_comm), ep_comm - (hidden - hidden.min(pp_comm)))
+    } else {
+        (pp_comm, ep_comm)
+    };
+    let bubble = (compute + tp_comm + ep_exposed) * bubble_share(c);
+    let exposed_comm = tp_comm + pp_exposed + dp_exposed + cp_exposed + ep_exposed;
     StepTime {
         compute,
         bubble,
@@ -197,8 +233,12 @@ pub fn hardware_flops_per_token(c: &Config) -> f64 {
 /// most (the even split gives its extra layers to the first ones).
 fn slowest_layers(c: &Config) -> u64 {
     let p = c.layout.pp.max(1);
-    let candidates: Vec<u64> = if c.pp_layout.is_some() { (0..p).collect() } else { vec![0, 1.min(p - 1), p - 1] };
-    candidates.into_iter().map(|i| memory::stage(c, i).layers).max().unwrap_or(c.arch.layers)
+    let any = c.pp_layout.is_some() || c.schedule == Schedule::DualPipe;
+    let candidates: Vec<u64> = if any { (0..p).collect() } else { vec![0, 1.min(p - 1), p - 1] };
+    // A DualPipe rank runs each micro-batch through one of its two stages: their mean.
+    let per_micro_batch =
+        |s: memory::Stage| if c.schedule == Schedule::DualPipe { s.layers.div_ceil(2) } else { s.layers };
+    candidates.into_iter().map(|i| per_micro_batch(memory::stage(c, i))).max().unwrap_or(c.arch.layers)
 }
 
 /// Tokens each GPU trains on per second at this step time.

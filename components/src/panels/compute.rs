@@ -164,7 +164,7 @@ pub fn ComputeView(
                 // Beyond the article's compute: on the full page only.
                 {(mode == Mode::Page).then(|| view! {
                 <div data-testid="bubble" data-value=text(move || r.with(|r| r.bubble_fraction()).to_string())>
-                    <dt><Tr key="bubble" /></dt>
+                    <dt><Tr key="bubble" />{move || r.with(|r| format!(", b\u{a0}=\u{a0}{}", tmath::step::bubble_formula(&r.config)))}</dt>
                     <dd>{text(move || format!("{}% {}", format_sig(100.0 * r.with(|r| r.bubble_fraction())), ctx.t("of-the-step")))}</dd>
                     <dd class="detail">
                         {text(move || {
