@@ -1193,7 +1193,7 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "finetune-qlora" => ("QLoRA (adapters on a 4-bit base)", "QLoRA (4비트 기반 모델에 어댑터)"),
         "lora-targets-qv" => ("Query and value (q, v)", "쿼리와 값 (q, v)"),
         "lora-targets-attention" => ("Attention (q, k, v, o)", "어텐션 (q, k, v, o)"),
-        "lora-targets-all-linear" => ("Every linear layer (attention and MLP)", "모든 선형 층 (어텐션과 MLP)"),
+        "lora-targets-all-linear" => ("All linear layers", "모든 선형 층 (어텐션과 MLP)"),
         "base-fp32" => ("fp32 (4 bytes)", "fp32 (4바이트)"),
         "base-bf16" => ("bf16 (2 bytes)", "bf16 (2바이트)"),
         "base-fp16" => ("fp16 (2 bytes)", "fp16 (2바이트)"),

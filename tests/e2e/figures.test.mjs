@@ -326,8 +326,8 @@ test("a figure keeps to its section's warnings, and no menu cuts its choice at 7
   await page.waitForSelector('.deck [data-field="seq-len"]');
   assert.doesNotMatch(await notes(page), /6PD/, "the activations slide");
   for (const lang of ["ko", "en"]) {
-    for (const view of ["memory", "model-states", "inference"]) {
-      for (const extra of ["", "&gpu=mi300x", "&gpu=rtx-4090", "&precision=mixed"]) {
+    for (const view of ["memory", "model-states", "inference", "finetune"]) {
+      for (const extra of ["", "&gpu=mi300x", "&gpu=rtx-4090", "&precision=mixed", "&finetune=lora"]) {
         await page.goto(`${env.server.base}?embed=1&view=${view}&lang=${lang}${extra}`);
         await page.waitForSelector(".figure-controls select");
         const cut = await page.$$eval(".figure-controls select", (sels) =>
