@@ -101,6 +101,18 @@ impl FinetuneConfig {
     pub fn is_adapter(&self) -> bool {
         self.method != Finetune::Full
     }
+
+    /// The same choices under another method, as the settings resolve an
+    /// unset base ([`crate::Settings::resolved_finetune`]): QLoRA's base is NF4;
+    /// leaving QLoRA, an NF4 base becomes bf16; any other base stays.
+    pub fn with_method(self, method: Finetune) -> FinetuneConfig {
+        let base_dtype = match method {
+            Finetune::Qlora => BaseDtype::Nf4,
+            _ if self.base_dtype == BaseDtype::Nf4 => BaseDtype::Bf16,
+            _ => self.base_dtype,
+        };
+        FinetuneConfig { method, base_dtype, ..self }
+    }
 }
 
 /// The input a linear layer reads, which the backward pass may keep.
@@ -311,3 +323,24 @@ pub fn activation_delta(c: &Config) -> (f64, f64) {
 }
 
 pub mod post;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The figure's three runs and the LoRA/QLoRA remedies move a run between
+    /// methods as the settings resolve an unset base: a base loaded in fp32
+    /// stays fp32 under LoRA (the issue: "a base loaded in fp32 stays fp32"),
+    /// QLoRA's is NF4, and leaving QLoRA gives a 16-bit base.
+    #[test]
+    fn a_method_change_keeps_the_base_where_it_can() {
+        let full = crate::Settings::default().resolved_finetune();
+        assert_eq!(full.base_dtype, BaseDtype::Bf16);
+        let fp32 = FinetuneConfig { base_dtype: BaseDtype::Fp32, ..full };
+        assert_eq!(fp32.with_method(Finetune::Lora).base_dtype, BaseDtype::Fp32);
+        let q = fp32.with_method(Finetune::Qlora);
+        assert_eq!((q.method, q.base_dtype), (Finetune::Qlora, BaseDtype::Nf4));
+        assert_eq!(q.with_method(Finetune::Lora).base_dtype, BaseDtype::Bf16);
+        assert_eq!(q.with_method(Finetune::Full).rank, full.rank);
+    }
+}

@@ -180,16 +180,15 @@ pub fn for_layouts(base: &Config, o: &PlanOptions, n: u64) -> Vec<Remedy> {
 /// LoRA on a 16-bit base and QLoRA for a released model (a catalogue entry)
 /// trained fully; none otherwise (pre-training has no base to adapt).
 fn adapters(c: &Config) -> Vec<(Kind, Config)> {
-    use crate::finetune::{BaseDtype, Finetune};
+    use crate::finetune::Finetune;
     if c.model.is_none() || c.finetune.method != Finetune::Full {
         return Vec::new();
     }
-    [(Kind::Lora, Finetune::Lora, BaseDtype::Bf16), (Kind::Qlora, Finetune::Qlora, BaseDtype::Nf4)]
+    [(Kind::Lora, Finetune::Lora), (Kind::Qlora, Finetune::Qlora)]
         .into_iter()
-        .map(|(kind, method, base)| {
+        .map(|(kind, method)| {
             let mut alt = c.clone();
-            alt.finetune.method = method;
-            alt.finetune.base_dtype = base;
+            alt.finetune = c.finetune.with_method(method);
             (kind, alt)
         })
         .collect()

@@ -10,22 +10,13 @@ use crate::charts::geometry::Bar;
 use crate::charts::stacked_bars::StackedBars;
 use crate::ctx::use_ctx;
 use leptos::prelude::*;
-use tmath::finetune::{BaseDtype, Finetune};
+use tmath::finetune::Finetune;
 use tmath::Report;
 
 /// The three runs of `r`'s configuration: full, LoRA (a quantized base becomes 16-bit) and QLoRA.
 pub fn three_runs(r: &Report) -> [Report; 3] {
-    [Finetune::Full, Finetune::Lora, Finetune::Qlora].map(|method| {
-        r.with(|c| {
-            let current = c.finetune.base_dtype;
-            c.finetune.method = method;
-            c.finetune.base_dtype = match method {
-                Finetune::Qlora => BaseDtype::Nf4,
-                _ if current == BaseDtype::Nf4 => BaseDtype::Bf16,
-                _ => current,
-            };
-        })
-    })
+    [Finetune::Full, Finetune::Lora, Finetune::Qlora]
+        .map(|method| r.with(|c| c.finetune = c.finetune.with_method(method)))
 }
 
 #[component]
