@@ -682,7 +682,7 @@ impl Settings {
                 layout.fits(pp, self.vpp, arch.layers, arch.mtp_layers).map_err(ConfigError::PpLayout)?;
             config.pp_layout = Some(std::sync::Arc::new(layout));
         }
-        if config.schedule == crate::config::Schedule::DualPipe && pp > 1 && pp % 2 == 1 {
+        if !config.schedule.runs_on(pp) {
             return Err(ConfigError::DualPipeOdd { pp });
         }
         if !crate::memory::stages_lay_out(&config) {

@@ -114,6 +114,14 @@ choice!(
     }
 );
 
+impl Schedule {
+    /// Whether the schedule runs on `pp` stages: DualPipe pairs stage i with
+    /// p − 1 − i on one rank, so its p is even (or 1, no pipeline).
+    pub fn runs_on(self, pp: u64) -> bool {
+        self != Schedule::DualPipe || pp <= 1 || pp.is_multiple_of(2)
+    }
+}
+
 choice!(
     /// How model states are divided over tensor and pipeline ranks.
     Convention {

@@ -156,11 +156,6 @@ pub fn pp_choices(layers: u64) -> Vec<u64> {
     (1..=layers).filter(|&p| tried[p as usize]).collect()
 }
 
-/// Whether the schedule runs on p stages: DualPipe pairs stage i with p − 1 − i, so p is even.
-fn schedules(base: &Config, p: u64) -> bool {
-    base.schedule != crate::config::Schedule::DualPipe || p == 1 || p.is_multiple_of(2)
-}
-
 /// Virtual stages per rank to try with p stages and m micro-batches: the
 /// divisors v > 1 of L/p (Megatron-LM splits each stage's layers evenly into
 /// its chunks), only under 1F1B with m a multiple of p, which Megatron-Core's
@@ -194,7 +189,7 @@ pub fn layouts(base: &Config, o: &PlanOptions, n: u64) -> Vec<Plan> {
     }
     let m = n / cp;
     for t in tp_choices(base, o, m) {
-        for p in (1..=base.arch.layers.min(m / t)).filter(|&p| (m / t).is_multiple_of(p) && schedules(base, p)) {
+        for p in (1..=base.arch.layers.min(m / t)).filter(|&p| (m / t).is_multiple_of(p) && base.schedule.runs_on(p)) {
             let d = m / (t * p);
             if !g.is_multiple_of(d) || !(d * cp).is_multiple_of(base.layout.ep) {
                 continue;
@@ -303,7 +298,7 @@ pub fn min_gpus(base: &Config, o: &PlanOptions) -> Option<u64> {
     let batch_divisors = divisors(g);
     let cp = base.layout.cp;
     for t in divisors(base.arch.tp_divides()).into_iter().filter(|&t| t <= tp_limit) {
-        for p in pp_choices(base.arch.layers).into_iter().filter(|&p| t * p <= o.max_gpus && schedules(base, p)) {
+        for p in pp_choices(base.arch.layers).into_iter().filter(|&p| t * p <= o.max_gpus && base.schedule.runs_on(p)) {
             // m = G/d ≥ p: the pipeline fills.
             let ds: Vec<u64> = batch_divisors
                 .iter()
