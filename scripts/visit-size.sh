@@ -97,7 +97,10 @@ cd "$(dirname "$0")/.."
 # 423 → 424 (issue 39): the zero-bubble and DualPipe schedules (their labels, DualPipe's refusal of
 # an odd p in both languages, its two stages a rank, the bubble's formula by schedule on the page),
 # 1.1 KiB (422.2 → 423.3).
-CEILING_KIB=${CEILING_KIB:-424}
+# 424 → 425 (issue 39): what a mixture of experts keeps beyond its experts' MLPs (the experts' own
+# inputs, the probabilities, the router's and the dispatcher's indices) and the eleven rows of
+# Megatron-Core's MoE functional tests in the validation table, 0.8 KiB (423.4 → 424.2).
+CEILING_KIB=${CEILING_KIB:-425}
 # The stable toolchain's fallback build is about 28 KiB larger (scripts/build.sh says so loudly).
 if [ "$(cat target/wasm-toolchain.txt 2>/dev/null)" = stable ]; then
   CEILING_KIB=$((CEILING_KIB + 30))

@@ -254,12 +254,14 @@ pub struct LayerFactor {
     pub fp8_saving: f64,
     /// LoRA's change ([`crate::finetune::activation_delta`]), already ÷ t where its tensors are.
     pub adapters: f64,
+    /// What a mixture of experts keeps beyond its experts' MLPs ([`expert_activations`]), as the layers average it.
+    pub experts: f64,
 }
 
 impl LayerFactor {
     /// The factor: the terms summed, less FP8's saving, with LoRA's change.
     pub fn total(&self) -> f64 {
-        self.outside + self.inside + self.scores - self.fp8_saving + self.adapters
+        self.outside + self.inside + self.scores - self.fp8_saving + self.adapters + self.experts
     }
 }
 
@@ -323,7 +325,7 @@ pub fn layer_factor(c: &Config, recompute: Recompute, sequence_parallel: bool) -
     let (t, a) = (c.layout.tp as f64, c.arch);
     if recompute == Recompute::Full {
         let outside = if sequence_parallel { 2.0 / t } else { 2.0 };
-        return LayerFactor { outside, inside: 0.0, scores: 0.0, fp8_saving: 0.0, adapters: 0.0 };
+        return LayerFactor { outside, inside: 0.0, scores: 0.0, fp8_saving: 0.0, adapters: 0.0, experts: 0.0 };
     }
     let outside = if sequence_parallel { 10.0 / t } else { 10.0 };
     let h = a.hidden as f64;
@@ -347,7 +349,42 @@ pub fn layer_factor(c: &Config, recompute: Recompute, sequence_parallel: bool) -
     let fp8_saving = fp8_activation_saving(c, recompute, sequence_parallel, f);
     let (lora_outside, lora_inside) = crate::finetune::activation_delta(c);
     let adapters = lora_outside / if sequence_parallel { t } else { 1.0 } + lora_inside / t;
-    LayerFactor { outside, inside, scores, fp8_saving, adapters }
+    let experts = expert_activations(c) * moe_share / if sequence_parallel { t } else { 1.0 };
+    LayerFactor { outside, inside, scores, fp8_saving, adapters, experts }
+}
+
+/// What one MoE layer of Megatron-Core keeps for its backward beyond a dense
+/// MLP of the experts' width (`mlp_inside`, which counts each expert's
+/// activation input and second input), in units of h per token entering the
+/// layer (s·b/t with sequence parallelism, which Megatron-LM requires of a
+/// mixture with t > 1), balanced routing, no bias (`megatron/core/transformer/moe`):
+///
+/// - each expert saves its own first input, the k copies of the token it
+///   received, and with expert tensor parallelism every one of the etp ranks
+///   receives them: k·etp·2h (`experts.py` `TEGroupedMLP`, `mlp.py` for
+///   `SequentialMLP`); in FP8, one byte and its scales instead of two;
+/// - the routing probability of each copy, multiplied in after the activation:
+///   k·etp·2 (bf16), and with GeLU the activation's output the product keeps
+///   beside its input, 2kf (`experts.py`: `act * probs`; SwiGLU's weighted
+///   kernel keeps only its input, `fused_bias_swiglu.py` `WeightedSwiGLUFunction`);
+/// - the router: the top-k indices (int64, 8k) and the fp32 softmax over them
+///   (4k) (`moe_utils.py` `topk_routing_with_score_function`);
+/// - the dispatcher: the sorted indices (int64, 8k) and the argsort they are a
+///   view of, over every token and expert (int64, 8E) (`moe_utils.py` `permute`).
+///
+/// Not counted: the auxiliary loss's fp32 scores (4E, only with
+/// `--moe-aux-loss-coeff` > 0), and what lives only while the layer runs (the
+/// permuted and the all-gathered tokens).
+pub fn expert_activations(c: &Config) -> f64 {
+    let a = c.arch;
+    if !a.is_moe() || c.convention != Convention::Megatron {
+        return 0.0;
+    }
+    let (h, k, f, e) = (a.hidden as f64, a.top_k as f64, a.moe_ffn as f64, a.experts as f64);
+    let etp = c.layout.expert_tp() as f64;
+    let input = if c.dtypes.fp8 == Fp8Recipe::None { 2.0 } else { 1.0 + c.dtypes.fp8.scale_bytes() };
+    let gelu_output = if a.mlp == Mlp::Gelu { 2.0 * k * f } else { 0.0 };
+    (k * etp * (input * h + 2.0) + gelu_output + 20.0 * k + 8.0 * e) / h
 }
 
 /// The MLP's activations inside the tensor-parallel region, in units of

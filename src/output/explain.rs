@@ -345,21 +345,25 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
                     };
                     // FP8 keeps its GEMMs' inputs in one byte (the QKV and fc1 inputs, fc2's f-wide input).
                     let fp8 = f.fp8_saving > 0.0;
+                    // A mixture's router, dispatcher indices and the experts' own inputs (memory::expert_activations).
+                    let experts = f.experts > 0.0;
                     (
                         format!(
-                            "s·b·h·L·({} + ({symbols} + {f_term})/t{}{})",
+                            "s·b·h·L·({} + ({symbols} + {f_term})/t{}{}{})",
                             if sp { "10/t" } else { "10" },
                             if scores { " + 5as/(ht)" } else { "" },
-                            if fp8 { " − FP8" } else { "" }
+                            if fp8 { " − FP8" } else { "" },
+                            if experts { " + MoE" } else { "" }
                         ),
                         format!(
-                            "({} + ({} + {} + {})/{t}{}{})",
+                            "({} + ({} + {} + {})/{t}{}{}{})",
                             if sp { format!("10/{t}") } else { "10".into() },
                             n(first),
                             n(second),
                             n(f.inside * tf - first - second),
                             if scores { format!(" + {}", n(f.scores)) } else { String::new() },
-                            if fp8 { format!(" − {}", n(f.fp8_saving)) } else { String::new() }
+                            if fp8 { format!(" − {}", n(f.fp8_saving)) } else { String::new() },
+                            if experts { format!(" + {}", n(f.experts)) } else { String::new() }
                         ),
                     )
                 }
