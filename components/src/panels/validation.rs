@@ -66,6 +66,13 @@ fn run_words(lang: Lang, model: &str, query: &str, l: tmath::config::Layout, vpp
     if l.cp > 1 {
         parts.push(format!("cp\u{a0}{}", l.cp));
     }
+    // A mixture's experts and their layout: runs of one model differ by them.
+    if let (Some(e), Some(k)) = (value(K::Experts), value(K::TopK)) {
+        parts.push(format!("E\u{a0}=\u{a0}{e}, top-k\u{a0}=\u{a0}{k}, ep\u{a0}{}", l.ep));
+        if let Some(etp) = l.etp {
+            parts.push(format!("etp\u{a0}{etp}"));
+        }
+    }
     // The sequence and micro-batch, where the row gives them: runs of one model and layout differ by them.
     if let (Some(sq), Some(b)) = (value(K::SeqLen), value(K::MicroBatch)) {
         parts.push(format!("s·b\u{a0}=\u{a0}{sq}·{b}"));
