@@ -80,13 +80,15 @@ fn estimator_by_hand() {
 /// distributed optimizer, Muon, pipelines, context parallelism) read 8–21 %
 /// low when an MoE layer counted only its experts' MLPs; with the experts'
 /// own inputs, the probabilities, the router's and the dispatcher's indices
-/// (`memory::expert_activations`) each lands within 15 % and their median within 8 %.
+/// (`memory::expert_activations`) and Transformer Engine's grouped-GEMM
+/// workspaces (`memory::grouped_gemm_workspace_bytes`) each lands within 10 %
+/// and their median within 5 %.
 #[test]
 fn mixtures_of_experts_as_megatron_core_keeps_them() {
     let rows: Vec<_> = table().into_iter().filter(|r| r.row.model == "GPT MoE").collect();
     assert!(rows.len() >= 10, "{} MoE rows", rows.len());
     for r in &rows {
-        assert!(r.error().abs() <= 0.15, "{}: {:+.1} %", r.row.name, 100.0 * r.error());
+        assert!(r.error().abs() <= 0.10, "{}: {:+.1} %", r.row.name, 100.0 * r.error());
         // Without the term each row reads lower: the term is what moves it.
         let mut c = tmath::link::config(r.row.query).unwrap();
         let with = tmath::memory::expert_activations(&c);
@@ -96,7 +98,7 @@ fn mixtures_of_experts_as_megatron_core_keeps_them() {
     }
     let median = median_error(&rows);
     println!("mixtures of experts: median |error| {:.1} % over {} rows", 100.0 * median, rows.len());
-    assert!(median <= 0.08, "median {:.1} %", 100.0 * median);
+    assert!(median <= 0.05, "median {:.1} %", 100.0 * median);
 }
 
 /// The term by hand for the ep 8 case (h 512, top-2 of 8 experts of 1,024, GeLU,
@@ -113,9 +115,18 @@ fn expert_activations_by_hand() {
     assert_eq!(tmath::memory::expert_activations(&c), expected);
     // SwiGLU's weighted kernel keeps no output; the article's convention counts none of it.
     let swiglu =
-        tmath::link::config("convention=megatron&mlp=swiglu&experts=8&top-k=2&moe-ffn=1024&ep=8&dp=8").unwrap();
+        tmath::link::config("convention=megatron&mlp=swiglu&experts=8&top-k=2&moe-ffn=1024&ep=8&dp=8&gpu=h100-80gb")
+            .unwrap();
     let h = swiglu.arch.hidden as f64;
     assert_eq!(tmath::memory::expert_activations(&swiglu), (2.0 * (2.0 * h + 2.0) + 40.0 + 64.0) / h);
     let article = tmath::link::config("experts=8&top-k=2&ep=8&dp=8").unwrap();
     assert_eq!(tmath::memory::expert_activations(&article), 0.0);
+    // Four grouped-GEMM workspaces of Transformer Engine's size: 32 MiB on an H100, 4 MiB on an A100.
+    let mib = 1024.0 * 1024.0;
+    assert_eq!(tmath::memory::grouped_gemm_workspace_bytes(&swiglu), 4.0 * 32.0 * mib);
+    let a100 = tmath::link::config("convention=megatron&experts=8&top-k=2&ep=8&dp=8&gpu=a100-80gb").unwrap();
+    assert_eq!(tmath::memory::grouped_gemm_workspace_bytes(&a100), 4.0 * 4.0 * mib);
+    let dense = tmath::link::config("convention=megatron&gpu=h100-80gb").unwrap();
+    assert_eq!(tmath::memory::grouped_gemm_workspace_bytes(&dense), 0.0);
+    assert_eq!(tmath::memory::grouped_gemm_workspace_bytes(&article), 0.0);
 }

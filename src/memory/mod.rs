@@ -676,6 +676,24 @@ pub fn cublas_workspace_bytes(sm: u32) -> f64 {
     }
 }
 
+/// Transformer Engine's cuBLAS workspaces for a mixture's grouped GEMMs, bytes:
+/// `GroupedLinear` runs its experts' products on `tex._num_cublas_streams`
+/// (4) streams, each with its own workspace of `get_cublas_workspace_size_bytes`
+/// (32 MiB from Hopper on, 4 MiB before) (`transformer_engine/pytorch/module/base.py`,
+/// `get_multi_stream_cublas_workspace`), allocated at the first MoE layer and kept.
+pub fn grouped_gemm_workspace_bytes(c: &Config) -> f64 {
+    let per_stream = match c.system.gpu.sm {
+        0 => 0.0,
+        sm if sm >= 90 => 32.0 * 1024.0 * 1024.0,
+        _ => 4.0 * 1024.0 * 1024.0,
+    };
+    if c.arch.is_moe() && c.convention == Convention::Megatron {
+        4.0 * per_stream
+    } else {
+        0.0
+    }
+}
+
 /// The framework's buffers, the same on every stage ([`BufferTerms`]).
 pub fn buffer_terms(c: &Config) -> BufferTerms {
     let dequantized = crate::finetune::dequantized_bytes(c);
@@ -693,7 +711,7 @@ pub fn buffer_terms(c: &Config) -> BufferTerms {
     };
     BufferTerms {
         sp_gather: if sp { s * b * h * model_bytes(c.dtypes.precision).0 } else { 0.0 },
-        workspace: cublas_workspace_bytes(c.system.gpu.sm),
+        workspace: cublas_workspace_bytes(c.system.gpu.sm) + grouped_gemm_workspace_bytes(c),
         fsdp_reduce,
         dequantized,
     }

@@ -137,6 +137,10 @@ pub enum Gap {
     /// Generation under ZeRO-3 with the trainer's own `generate`: DeepSpeed gathers
     /// the whole policy for it (and TRL's PPO keeps four models), not modelled.
     Zero3Generate,
+    /// The experts run one after another (Megatron-Core's `SequentialMLP`, its
+    /// default without `--moe-grouped-gemm`), which needs none of the grouped
+    /// GEMMs' four workspaces that the calculator counts (4 × 32 MiB on an H100).
+    SequentialExperts,
 }
 
 impl Gap {
@@ -149,6 +153,7 @@ impl Gap {
             Gap::FsdpCache => "fsdp-cache",
             Gap::Compiled => "compiled",
             Gap::Zero3Generate => "zero3-generate",
+            Gap::SequentialExperts => "sequential-experts",
         }
     }
 }
@@ -322,6 +327,11 @@ const fn moe_test(name: &'static str, query: &'static str, mib: f64, last: u64, 
     }
 }
 
+/// A MoE case whose experts run one after another (no `--moe-grouped-gemm`).
+const fn sequential(row: Row) -> Row {
+    Row { gap: Some(Gap::SequentialExperts), ..row }
+}
+
 /// A stage of GPT-2 345M's logged `max allocated` (`[Rank r] memory (MB)`, MiB).
 const fn gpt2(name: &'static str, query: &'static str, mib: f64, stage: u64) -> Row {
     Row {
@@ -447,17 +457,17 @@ pub static ROWS: &[Row] = &[
     ),
     // Mixtures of experts in Megatron-Core's functional tests (`test_cases/moe`): the
     // small GPT with every MLP a mixture (no biases), 8 GPUs, Transformer Engine's layers.
-    moe_test("moe-t2-ep2-top1-dist-opt-unfused", gpt_moe!("vocab=50432&tp=2&dp=4&grad-accum=2&experts=8&top-k=1&ep=2&zero=1&sequence-parallel=1&attention=standard&gpu=a100-80gb"), 2956.4, 0, moe_case!("gpt3_mcore_te_tp2_pp1_te_8experts2parallel_dist_optimizer")),
-    moe_test("moe-t2-ep2-top1-dist-opt", gpt_moe!("vocab=50432&tp=2&dp=4&grad-accum=2&experts=8&top-k=1&ep=2&zero=1&sequence-parallel=1&gpu=h100-80gb"), 2059.2, 0, moe_case!("gpt3_mcore_te_tp2_pp1_resume_torch_dist_te_8experts2parallel_dist_optimizer")),
+    sequential(moe_test("moe-t2-ep2-top1-dist-opt-unfused", gpt_moe!("vocab=50432&tp=2&dp=4&grad-accum=2&experts=8&top-k=1&ep=2&zero=1&sequence-parallel=1&attention=standard&gpu=a100-80gb"), 2956.4, 0, moe_case!("gpt3_mcore_te_tp2_pp1_te_8experts2parallel_dist_optimizer"))),
+    sequential(moe_test("moe-t2-ep2-top1-dist-opt", gpt_moe!("vocab=50432&tp=2&dp=4&grad-accum=2&experts=8&top-k=1&ep=2&zero=1&sequence-parallel=1&gpu=h100-80gb"), 2059.2, 0, moe_case!("gpt3_mcore_te_tp2_pp1_resume_torch_dist_te_8experts2parallel_dist_optimizer"))),
     moe_test("moe-t2-ep2-top1", gpt_moe!("vocab=50432&tp=2&dp=4&grad-accum=2&experts=8&top-k=1&ep=2&sequence-parallel=1&gpu=a100-80gb"), 2420.3, 0, moe_case!("gpt3_mcore_te_tp2_pp1_resume_torch_dist_te_8experts2parallel_groupedGEMM")),
     moe_test("moe-t2-ep2-top2", gpt_moe!("vocab=50432&tp=2&dp=4&grad-accum=2&experts=8&top-k=2&ep=2&sequence-parallel=1&gpu=a100-80gb"), 2754.0, 0, moe_case!("gpt3_mcore_te_tp2_pp1_resume_torch_dist_te_8experts2parallel_top2router")),
     moe_test("moe-t2-ep2-top2-unfused", gpt_moe!("vocab=50432&tp=2&dp=4&grad-accum=2&experts=8&top-k=2&ep=2&sequence-parallel=1&attention=standard&gpu=a100-80gb"), 3715.7, 0, moe_case!("gpt3_mcore_te_tp2_pp1_te_8experts2parallel_top2router")),
     moe_test("moe-t2-ep4-etp1-top2-unfused", gpt_moe!("vocab=50432&tp=2&dp=4&grad-accum=2&experts=8&top-k=2&ep=4&etp=1&sequence-parallel=1&attention=standard&gpu=h100-80gb"), 3827.4, 0, moe_case!("gpt3_mcore_te_tp2_pp1_te_8experts_etp1_ep4")),
     moe_test("moe-ep8-top2-dist-opt", gpt_moe!("vocab=50304&dp=8&grad-accum=1&experts=8&top-k=2&moe-ffn=1024&ep=8&zero=1&gpu=h100-80gb"), 3203.8, 0, moe_case!("gpt3_moe_mcore_te_ep8_resume_torch_dist_dist_optimizer")),
     moe_test("moe-ep8-top2-muon", gpt_moe!("vocab=50304&dp=8&grad-accum=1&experts=8&top-k=2&moe-ffn=1024&ep=8&optimizer=muon&gpu=h100-80gb"), 3457.5, 0, moe_case!("gpt3_moe_mcore_te_ep8_resume_torch_dist_muon")),
-    moe_test("moe-t2-p2-ep2-e4-unfused", gpt_moe!("vocab=50432&tp=2&pp=2&dp=2&grad-accum=4&experts=4&top-k=1&ep=2&sequence-parallel=1&attention=standard&gpu=h100-80gb"), 2013.1, 1, moe_case!("gpt3_mcore_tp2_pp2_ep2_te_4experts2parallel")),
-    moe_test("moe-t4-p2-ep2-etp2-e4-unfused", gpt_moe!("vocab=50688&tp=4&pp=2&dp=1&grad-accum=8&experts=4&top-k=1&ep=2&etp=2&sequence-parallel=1&attention=standard&gpu=h100-80gb"), 1169.3, 1, moe_case!("gpt3_mcore_tp2_pp2_ep2_etp2_te_4experts2parallel")),
-    moe_test("moe-t2-cp2-p2-ep2-e4", gpt_moe!("vocab=50432&tp=2&pp=2&cp=2&dp=1&grad-accum=8&experts=4&top-k=1&ep=2&sequence-parallel=1&gpu=h100-80gb"), 1063.3, 1, moe_case!("gpt3_mcore_tp2_cp2_pp2_ep2_te_4experts2parallel")),
+    sequential(moe_test("moe-t2-p2-ep2-e4-unfused", gpt_moe!("vocab=50432&tp=2&pp=2&dp=2&grad-accum=4&experts=4&top-k=1&ep=2&sequence-parallel=1&attention=standard&gpu=h100-80gb"), 2013.1, 1, moe_case!("gpt3_mcore_tp2_pp2_ep2_te_4experts2parallel"))),
+    sequential(moe_test("moe-t4-p2-ep2-etp2-e4-unfused", gpt_moe!("vocab=50688&tp=4&pp=2&dp=1&grad-accum=8&experts=4&top-k=1&ep=2&etp=2&sequence-parallel=1&attention=standard&gpu=h100-80gb"), 1169.3, 1, moe_case!("gpt3_mcore_tp2_pp2_ep2_etp2_te_4experts2parallel"))),
+    sequential(moe_test("moe-t2-cp2-p2-ep2-e4", gpt_moe!("vocab=50432&tp=2&pp=2&cp=2&dp=1&grad-accum=8&experts=4&top-k=1&ep=2&sequence-parallel=1&gpu=h100-80gb"), 1063.3, 1, moe_case!("gpt3_mcore_tp2_cp2_pp2_ep2_te_4experts2parallel"))),
     // The release test's data-parallel size is not in the repository: 16 (128 GPUs) is inferred.
     Row {
         name: "gpt-15b-tp8",
