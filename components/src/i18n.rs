@@ -109,6 +109,9 @@ pub fn label(lang: Lang, k: K) -> &'static str {
         K::Recompute => ("Activation recomputation", "활성값 재계산"),
         K::SequenceParallel => ("Sequence parallelism", "시퀀스 병렬화"),
         K::PartitionActivations => ("Partition activations (ZeRO-R)", "활성값 분할 (ZeRO-R)"),
+        K::TpCommOverlap => {
+            ("Tensor-parallel communication overlapped with the GEMMs", "텐서 병렬 통신을 행렬 곱과 겹침")
+        }
         K::Tsp => ("Folded tensor+sequence parallelism", "텐서·시퀀스 결합 병렬화 (TSP)"),
         K::Zero => ("ZeRO stage", "ZeRO 단계"),
         K::Offload => ("Optimizer offload to CPU", "옵티마이저 CPU 오프로드"),
@@ -1369,7 +1372,7 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         ),
         "note-reserve" => (tmath::explain::note_english("note-reserve"), "식에 없는 메모리입니다: CUDA 컨텍스트, NCCL·프레임워크 버퍼(GPU당 1–2\u{a0}GB)와 할당기의 단편화. nvidia-smi에는 보이지만 원문의 식에는 없으므로, 원문 방식에서는 0입니다."),
         "note-logits" => (tmath::explain::note_english("note-logits"), "마지막 스테이지의 손실입니다. 처리 중인 마이크로배치마다 역전파 전까지 fp32 로그 확률(로짓당 4바이트)을 보관하고, 그중 하나가 일시 메모리(bf16 로짓이나 fp32 그래디언트)를 더합니다. 어느 구현의 교차 엔트로피인지는 손실 함수 설정이 정합니다."),
-        "note-buffers" => (tmath::explain::note_english("note-buffers"), "프레임워크가 모델 상태 옆에 따로 잡는 메모리입니다. 시퀀스 병렬화에서는 층의 행렬 곱 직전에 모아 오는 입력(마이크로배치 하나의 s/cp·b·h 값), 그리고 PyTorch의 cuBLAS 작업 공간(Hopper 32 MiB, 그 밖의 NVIDIA GPU 8.1 MiB)입니다. 전문가 혼합(MoE)은 그룹 GEMM용으로 Transformer Engine의 작업 공간 네 개를 더 잡습니다(Hopper부터 4 × 32 MiB, 그 이전 4 × 4 MiB). 분산 옵티마이저의 버킷 패딩은 1 MB가 안 되어 뺐습니다."),
+        "note-buffers" => (tmath::explain::note_english("note-buffers"), "프레임워크가 모델 상태 옆에 따로 잡는 메모리입니다. 시퀀스 병렬화에서는 층의 행렬 곱 직전에 모아 오는 입력(마이크로배치 하나의 s/cp·b·h 값), 그리고 PyTorch의 cuBLAS 작업 공간(Hopper 32 MiB, 그 밖의 NVIDIA GPU 8.1 MiB)입니다. 전문가 혼합(MoE)은 그룹 GEMM용으로 Transformer Engine의 작업 공간 네 개를 더 잡습니다(Hopper부터 4 × 32 MiB, 그 이전 4 × 4 MiB). 텐서 병렬 통신을 행렬 곱과 겹치면 작업 공간이 두 개 더 듭니다(2 × 32 MiB). 분산 옵티마이저의 버킷 패딩은 1 MB가 안 되어 뺐습니다."),
         "note-buffers-article" => (tmath::explain::note_english("note-buffers-article"), "원문의 식에는 프레임워크 자체 버퍼 항이 없습니다. Megatron 방식에서는 시퀀스 병렬화가 층 입력을 모아 두는 버퍼와 행렬 곱 작업 공간입니다."),
         "note-logits-article" => (tmath::explain::note_english("note-logits-article"), "원문의 식에는 손실 항이 없습니다. Megatron 방식에서는 마지막 스테이지의 가장 큰 일시 메모리입니다."),
         "note-live-zero3-only" => (tmath::explain::note_english("note-live-zero3-only"), "파라미터를 그때그때 모으는 것은 ZeRO-3뿐입니다."),

@@ -45,6 +45,7 @@ pub static PAGE: &[Section] = &[
             &[K::PpFirstLayers, K::PpLastLayers],
             &[K::PpLayout],
             &[K::SequenceParallel],
+            &[K::TpCommOverlap],
             &[K::PartitionActivations],
             &[K::Tsp],
             &[K::Offload],

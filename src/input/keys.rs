@@ -656,6 +656,11 @@ key_table! {
             set: |s, v| s.partition_activations = v.flag(),
         },
     },
+    TpCommOverlap => Key {
+        name: "tp-comm-overlap", aliases: &[], kind: Kind::Switch,
+        help: help!("megatron, t > 1: Transformer Engine overlaps the tensor-parallel all-gathers and reduce-scatters with the GEMMs (Megatron-LM's --tp-comm-overlap): hidden behind compute, with its workspaces"),
+        access: Access::Calc { get: |s| flag(s.tp_comm_overlap), shown: None, set: |s, v| s.tp_comm_overlap = v.flag() },
+    },
     Tsp => Key {
         name: "tsp", aliases: &[], kind: Kind::Switch,
         help: help!("folded tensor+sequence parallelism: model states and activations ÷ t"),

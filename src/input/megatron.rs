@@ -306,6 +306,7 @@ const SWITCHES: &[(&str, K, &str)] = &[
     ("fp16", K::Precision, "mixed"),
     ("cross-entropy-loss-fusion", K::Loss, "fused"),
     ("fp8-param-gather", K::Fp8ParamGather, "1"),
+    ("tp-comm-overlap", K::TpCommOverlap, "1"),
 ];
 
 /// Latent attention's keys: they count only with `--multi-latent-attention`.

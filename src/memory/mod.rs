@@ -682,15 +682,34 @@ pub fn cublas_workspace_bytes(sm: u32) -> f64 {
 /// (32 MiB from Hopper on, 4 MiB before) (`transformer_engine/pytorch/module/base.py`,
 /// `get_multi_stream_cublas_workspace`), allocated at the first MoE layer and kept.
 pub fn grouped_gemm_workspace_bytes(c: &Config) -> f64 {
-    let per_stream = match c.system.gpu.sm {
+    if c.arch.is_moe() && c.convention == Convention::Megatron {
+        4.0 * te_workspace_bytes(c.system.gpu.sm)
+    } else {
+        0.0
+    }
+}
+
+/// What Transformer Engine's tensor-parallel communication overlap adds to the
+/// allocator's count, bytes: `initialize_ub` replaces its cuBLAS workspace by
+/// one of `_NUM_MAX_UB_STREAMS` (3) times the size for the chunked GEMMs
+/// (`get_workspace().repeat(_NUM_MAX_UB_STREAMS)`, `pytorch/module/base.py`):
+/// two more of 32 MiB from Hopper on, of 4 MiB before. Its communication
+/// buffers are registered outside PyTorch's allocator
+/// (`register_user_buffer_collective`), which `max_memory_allocated` does not see.
+pub fn tp_overlap_workspace_bytes(c: &Config) -> f64 {
+    if !c.tp_comm_overlap || c.layout.tp < 2 || c.convention != Convention::Megatron {
+        return 0.0;
+    }
+    2.0 * te_workspace_bytes(c.system.gpu.sm)
+}
+
+/// Transformer Engine's cuBLAS workspace (`get_cublas_workspace_size_bytes`):
+/// 32 MiB from Hopper on, 4 MiB before (none on an AMD GPU here).
+fn te_workspace_bytes(sm: u32) -> f64 {
+    match sm {
         0 => 0.0,
         sm if sm >= 90 => 32.0 * 1024.0 * 1024.0,
         _ => 4.0 * 1024.0 * 1024.0,
-    };
-    if c.arch.is_moe() && c.convention == Convention::Megatron {
-        4.0 * per_stream
-    } else {
-        0.0
     }
 }
 
@@ -711,7 +730,9 @@ pub fn buffer_terms(c: &Config) -> BufferTerms {
     };
     BufferTerms {
         sp_gather: if sp { s * b * h * model_bytes(c.dtypes.precision).0 } else { 0.0 },
-        workspace: cublas_workspace_bytes(c.system.gpu.sm) + grouped_gemm_workspace_bytes(c),
+        workspace: cublas_workspace_bytes(c.system.gpu.sm)
+            + grouped_gemm_workspace_bytes(c)
+            + tp_overlap_workspace_bytes(c),
         fsdp_reduce,
         dequantized,
     }

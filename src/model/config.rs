@@ -457,6 +457,8 @@ pub struct Config {
     pub partition_activations: bool,
     /// Folded tensor+sequence parallelism: the t axis shards model states and activations alike.
     pub tsp: bool,
+    /// Transformer Engine's overlap of the tensor-parallel collectives with the GEMMs (`--tp-comm-overlap`).
+    pub tp_comm_overlap: bool,
     pub zero: ZeroStage,
     pub offload: Offload,
     /// DeepSpeed `stage3_max_live_parameters` (default 1e9).

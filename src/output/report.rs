@@ -744,6 +744,7 @@ impl Serialize for Report {
         o.serialize_field("sequence_parallel", &c.sequence_parallel)?;
         o.serialize_field("partition_activations", &c.partition_activations)?;
         o.serialize_field("tsp", &c.tsp)?;
+        o.serialize_field("tp_comm_overlap", &c.tp_comm_overlap)?;
         o.serialize_field("max_live_params", &c.max_live_params.get())?;
         o.serialize_field("gpu", &c.system.gpu.name)?;
         o.serialize_field("inference_dtype", &c.serving.inference_dtype)?;

@@ -468,6 +468,20 @@ pub static ROWS: &[Row] = &[
     sequential(moe_test("moe-t2-p2-ep2-e4-unfused", gpt_moe!("vocab=50432&tp=2&pp=2&dp=2&grad-accum=4&experts=4&top-k=1&ep=2&sequence-parallel=1&attention=standard&gpu=h100-80gb"), 2013.1, 1, moe_case!("gpt3_mcore_tp2_pp2_ep2_te_4experts2parallel"))),
     sequential(moe_test("moe-t4-p2-ep2-etp2-e4-unfused", gpt_moe!("vocab=50688&tp=4&pp=2&dp=1&grad-accum=8&experts=4&top-k=1&ep=2&etp=2&sequence-parallel=1&attention=standard&gpu=h100-80gb"), 1169.3, 1, moe_case!("gpt3_mcore_tp2_pp2_ep2_etp2_te_4experts2parallel"))),
     sequential(moe_test("moe-t2-cp2-p2-ep2-e4", gpt_moe!("vocab=50432&tp=2&pp=2&cp=2&dp=1&grad-accum=8&experts=4&top-k=1&ep=2&sequence-parallel=1&gpu=h100-80gb"), 1063.3, 1, moe_case!("gpt3_mcore_tp2_cp2_pp2_ep2_te_4experts2parallel"))),
+    // FP8 with tensor and sequence parallelism and Transformer Engine's overlap of their
+    // collectives (the weekly current-scaling cases, RMSNorm, flash attention, micro-batch 2).
+    megatron_test(
+        "gpt-fp8-tp2-pp2-overlap",
+        "convention=megatron&layers=12&hidden=512&heads=8&ffn=2048&mlp=gelu&tie-embeddings=1&seq-len=1024&micro-batch=2&vocab=50432&tp=2&pp=2&dp=2&grad-accum=32&zero=1&sequence-parallel=1&fp8=tensorwise&fp8-param-gather=1&tp-comm-overlap=1&gpu=h100-80gb",
+        842.8,
+        1,
+    ),
+    megatron_test(
+        "gpt-fp8-tp4-cp2-overlap",
+        "convention=megatron&layers=12&hidden=512&heads=8&ffn=2048&mlp=gelu&tie-embeddings=1&seq-len=1024&micro-batch=2&vocab=50688&tp=4&cp=2&dp=1&grad-accum=64&zero=1&sequence-parallel=1&fp8=tensorwise&fp8-param-gather=1&tp-comm-overlap=1&gpu=h100-80gb",
+        405.4,
+        0,
+    ),
     // The release test's data-parallel size is not in the repository: 16 (128 GPUs) is inferred.
     Row {
         name: "gpt-15b-tp8",

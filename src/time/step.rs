@@ -25,7 +25,7 @@ pub struct StepTime {
     pub compute: f64,
     /// The pipeline idling while it fills and drains.
     pub bubble: f64,
-    /// Tensor-parallel (and sequence-parallel) collectives, on the critical path.
+    /// Tensor-parallel (and sequence-parallel) collectives.
     pub tp_comm: f64,
     /// Pipeline sends between neighbouring stages.
     pub pp_comm: f64,
@@ -35,10 +35,13 @@ pub struct StepTime {
     pub cp_comm: f64,
     /// Expert parallelism's all-to-all dispatch and combine.
     pub ep_comm: f64,
+    /// What of the tensor-parallel collectives compute does not hide: all of them,
+    /// unless Transformer Engine overlaps them with the GEMMs (`tp-comm-overlap`).
+    pub tp_exposed: f64,
     /// What of the data-parallel and the context-parallel communication compute does not hide.
     pub dp_exposed: f64,
     pub cp_exposed: f64,
-    /// What of the communication compute does not hide: tp + pp + ep + the exposed dp and cp.
+    /// What of the communication compute does not hide: pp + ep + the exposed tp, dp and cp.
     pub exposed_comm: f64,
     /// compute + bubble + exposed_comm.
     pub total: f64,
@@ -56,7 +59,7 @@ impl StepTime {
         [
             ("step-compute", self.compute),
             ("step-bubble", self.bubble),
-            ("step-tp", self.tp_comm),
+            ("step-tp", self.tp_exposed),
             ("step-pp", self.pp_comm),
             ("step-dp", self.dp_exposed),
             ("step-cp", self.cp_exposed),
@@ -118,7 +121,8 @@ pub fn bubble_share(c: &Config) -> f64 {
 /// - tp: per layer and micro-batch, two all-reduces forward and two backward
 ///   of s/cp·b·h activations (Shoeybi et al. 2019, §3), two more forward
 ///   with full recomputation; sequence parallelism's all-gather and
-///   reduce-scatter move the same (Korthikanti et al. 2022, §4.2.2); exposed;
+///   reduce-scatter move the same (Korthikanti et al. 2022, §4.2.2); exposed,
+///   or with `tp-comm-overlap` hidden up to the compute's length;
 /// - pp: each micro-batch sends its activations forward and their gradient
 ///   back once per model chunk, s/cp·b·h/t with sequence parallelism; exposed;
 /// - dp over the d·cp ranks ([`parallel::dp_comm_bytes`]): ZeRO-0's
@@ -204,8 +208,12 @@ pub fn step_time(c: &Config) -> StepTime {
     } else {
         (pp_comm, ep_comm)
     };
-    let bubble = (compute + tp_comm + ep_exposed) * bubble_share(c);
-    let exposed_comm = tp_comm + pp_exposed + dp_exposed + cp_exposed + ep_exposed;
+    // Transformer Engine's userbuffers split each all-gather and reduce-scatter into chunks that
+    // run beside the GEMM chunks consuming them (`initialize_ub`'s ring exchange and pipeline
+    // overlaps): hidden up to the compute's length, what is longer shows.
+    let tp_exposed = if c.tp_comm_overlap { (tp_comm - compute).max(0.0) } else { tp_comm };
+    let bubble = (compute + tp_exposed + ep_exposed) * bubble_share(c);
+    let exposed_comm = tp_exposed + pp_exposed + dp_exposed + cp_exposed + ep_exposed;
     StepTime {
         compute,
         bubble,
@@ -214,6 +222,7 @@ pub fn step_time(c: &Config) -> StepTime {
         dp_comm,
         cp_comm,
         ep_comm,
+        tp_exposed,
         dp_exposed,
         cp_exposed,
         exposed_comm,
