@@ -327,7 +327,9 @@ pub fn layer_factor(c: &Config, recompute: Recompute, sequence_parallel: bool) -
         let outside = if sequence_parallel { 2.0 / t } else { 2.0 };
         return LayerFactor { outside, inside: 0.0, scores: 0.0, fp8_saving: 0.0, adapters: 0.0, experts: 0.0 };
     }
-    let outside = if sequence_parallel { 10.0 / t } else { 10.0 };
+    // What lies outside the tensor-parallel region is split over t only with sequence parallelism.
+    let outside_t = if sequence_parallel { t } else { 1.0 };
+    let outside = 10.0 / outside_t;
     let h = a.hidden as f64;
     // A layer's MLP as the layers average it: the experts a token uses, or the dense MLP of the first layers.
     let moe_share = a.moe_layers() / a.layers.max(1) as f64;
@@ -340,7 +342,7 @@ pub fn layer_factor(c: &Config, recompute: Recompute, sequence_parallel: bool) -
     // its input and the up-projection, and each of the two RMSNorms its fp32 input.
     let (inside, outside) = if c.kernels == crate::config::Kernels::Eager {
         let silu = if a.mlp == Mlp::Swiglu { 2.0 * f / h } else { 0.0 };
-        (inside + silu / t, outside + 4.0 / if sequence_parallel { t } else { 1.0 })
+        (inside + silu / t, outside + 4.0 / outside_t)
     } else {
         (inside, outside)
     };
@@ -348,8 +350,8 @@ pub fn layer_factor(c: &Config, recompute: Recompute, sequence_parallel: bool) -
     let scores = if stores_scores { 5.0 * a.heads as f64 * c.seq_len as f64 / (h * t) } else { 0.0 };
     let fp8_saving = fp8_activation_saving(c, recompute, sequence_parallel, f);
     let (lora_outside, lora_inside) = crate::finetune::activation_delta(c);
-    let adapters = lora_outside / if sequence_parallel { t } else { 1.0 } + lora_inside / t;
-    let experts = expert_activations(c) * moe_share / if sequence_parallel { t } else { 1.0 };
+    let adapters = lora_outside / outside_t + lora_inside / t;
+    let experts = expert_activations(c) * moe_share / outside_t;
     LayerFactor { outside, inside, scores, fp8_saving, adapters, experts }
 }
 

@@ -299,19 +299,13 @@ const fn megatron_test(name: &'static str, query: &'static str, mib: f64, last: 
     }
 }
 
-/// The small GPT with a mixture of experts in every layer and no biases (`--disable-bias-linear`).
-macro_rules! gpt_moe {
-    ($rest:literal) => {
-        gpt_small!($rest)
-    };
-}
-
 /// A mixture-of-experts case of Megatron-Core's functional tests (`case`, at
 /// d98e8a64dd): the maximum of its golden `mem-max-allocated-bytes` (MiB), the
 /// dev container's on the row's GPU, on the last rank, whose stage is `last`.
-/// Unset in every case: `--moe-token-dispatcher-type` is allgather unless the
-/// case says alltoall (the dispatchers differ by their index buffers, under
-/// 1 % of the layer's term), the auxiliary loss's coefficient is 0.
+/// The dispatcher is allgather (Megatron-LM's default) unless the case says
+/// alltoall: the calculator counts alltoall's index buffers, which differ from
+/// allgather's by under 1 % of the layer's term. The auxiliary loss's fp32
+/// scores (4E a token, where a case sets `--moe-aux-loss-coeff`) are not counted.
 const fn moe_test(name: &'static str, query: &'static str, mib: f64, last: u64, source: &'static str) -> Row {
     Row {
         name,
@@ -457,17 +451,17 @@ pub static ROWS: &[Row] = &[
     ),
     // Mixtures of experts in Megatron-Core's functional tests (`test_cases/moe`): the
     // small GPT with every MLP a mixture (no biases), 8 GPUs, Transformer Engine's layers.
-    sequential(moe_test("moe-t2-ep2-top1-dist-opt-unfused", gpt_moe!("vocab=50432&tp=2&dp=4&grad-accum=2&experts=8&top-k=1&ep=2&zero=1&sequence-parallel=1&attention=standard&gpu=a100-80gb"), 2956.4, 0, moe_case!("gpt3_mcore_te_tp2_pp1_te_8experts2parallel_dist_optimizer"))),
-    sequential(moe_test("moe-t2-ep2-top1-dist-opt", gpt_moe!("vocab=50432&tp=2&dp=4&grad-accum=2&experts=8&top-k=1&ep=2&zero=1&sequence-parallel=1&gpu=h100-80gb"), 2059.2, 0, moe_case!("gpt3_mcore_te_tp2_pp1_resume_torch_dist_te_8experts2parallel_dist_optimizer"))),
-    moe_test("moe-t2-ep2-top1", gpt_moe!("vocab=50432&tp=2&dp=4&grad-accum=2&experts=8&top-k=1&ep=2&sequence-parallel=1&gpu=a100-80gb"), 2420.3, 0, moe_case!("gpt3_mcore_te_tp2_pp1_resume_torch_dist_te_8experts2parallel_groupedGEMM")),
-    moe_test("moe-t2-ep2-top2", gpt_moe!("vocab=50432&tp=2&dp=4&grad-accum=2&experts=8&top-k=2&ep=2&sequence-parallel=1&gpu=a100-80gb"), 2754.0, 0, moe_case!("gpt3_mcore_te_tp2_pp1_resume_torch_dist_te_8experts2parallel_top2router")),
-    moe_test("moe-t2-ep2-top2-unfused", gpt_moe!("vocab=50432&tp=2&dp=4&grad-accum=2&experts=8&top-k=2&ep=2&sequence-parallel=1&attention=standard&gpu=a100-80gb"), 3715.7, 0, moe_case!("gpt3_mcore_te_tp2_pp1_te_8experts2parallel_top2router")),
-    moe_test("moe-t2-ep4-etp1-top2-unfused", gpt_moe!("vocab=50432&tp=2&dp=4&grad-accum=2&experts=8&top-k=2&ep=4&etp=1&sequence-parallel=1&attention=standard&gpu=h100-80gb"), 3827.4, 0, moe_case!("gpt3_mcore_te_tp2_pp1_te_8experts_etp1_ep4")),
-    moe_test("moe-ep8-top2-dist-opt", gpt_moe!("vocab=50304&dp=8&grad-accum=1&experts=8&top-k=2&moe-ffn=1024&ep=8&zero=1&gpu=h100-80gb"), 3203.8, 0, moe_case!("gpt3_moe_mcore_te_ep8_resume_torch_dist_dist_optimizer")),
-    moe_test("moe-ep8-top2-muon", gpt_moe!("vocab=50304&dp=8&grad-accum=1&experts=8&top-k=2&moe-ffn=1024&ep=8&optimizer=muon&gpu=h100-80gb"), 3457.5, 0, moe_case!("gpt3_moe_mcore_te_ep8_resume_torch_dist_muon")),
-    sequential(moe_test("moe-t2-p2-ep2-e4-unfused", gpt_moe!("vocab=50432&tp=2&pp=2&dp=2&grad-accum=4&experts=4&top-k=1&ep=2&sequence-parallel=1&attention=standard&gpu=h100-80gb"), 2013.1, 1, moe_case!("gpt3_mcore_tp2_pp2_ep2_te_4experts2parallel"))),
-    sequential(moe_test("moe-t4-p2-ep2-etp2-e4-unfused", gpt_moe!("vocab=50688&tp=4&pp=2&dp=1&grad-accum=8&experts=4&top-k=1&ep=2&etp=2&sequence-parallel=1&attention=standard&gpu=h100-80gb"), 1169.3, 1, moe_case!("gpt3_mcore_tp2_pp2_ep2_etp2_te_4experts2parallel"))),
-    sequential(moe_test("moe-t2-cp2-p2-ep2-e4", gpt_moe!("vocab=50432&tp=2&pp=2&cp=2&dp=1&grad-accum=8&experts=4&top-k=1&ep=2&sequence-parallel=1&gpu=h100-80gb"), 1063.3, 1, moe_case!("gpt3_mcore_tp2_cp2_pp2_ep2_te_4experts2parallel"))),
+    sequential(moe_test("moe-t2-ep2-top1-dist-opt-unfused", gpt_small!("vocab=50432&tp=2&dp=4&grad-accum=2&experts=8&top-k=1&ep=2&zero=1&sequence-parallel=1&attention=standard&gpu=a100-80gb"), 2956.4, 0, moe_case!("gpt3_mcore_te_tp2_pp1_te_8experts2parallel_dist_optimizer"))),
+    sequential(moe_test("moe-t2-ep2-top1-dist-opt", gpt_small!("vocab=50432&tp=2&dp=4&grad-accum=2&experts=8&top-k=1&ep=2&zero=1&sequence-parallel=1&gpu=h100-80gb"), 2059.2, 0, moe_case!("gpt3_mcore_te_tp2_pp1_resume_torch_dist_te_8experts2parallel_dist_optimizer"))),
+    moe_test("moe-t2-ep2-top1", gpt_small!("vocab=50432&tp=2&dp=4&grad-accum=2&experts=8&top-k=1&ep=2&sequence-parallel=1&gpu=a100-80gb"), 2420.3, 0, moe_case!("gpt3_mcore_te_tp2_pp1_resume_torch_dist_te_8experts2parallel_groupedGEMM")),
+    moe_test("moe-t2-ep2-top2", gpt_small!("vocab=50432&tp=2&dp=4&grad-accum=2&experts=8&top-k=2&ep=2&sequence-parallel=1&gpu=a100-80gb"), 2754.0, 0, moe_case!("gpt3_mcore_te_tp2_pp1_resume_torch_dist_te_8experts2parallel_top2router")),
+    moe_test("moe-t2-ep2-top2-unfused", gpt_small!("vocab=50432&tp=2&dp=4&grad-accum=2&experts=8&top-k=2&ep=2&sequence-parallel=1&attention=standard&gpu=a100-80gb"), 3715.7, 0, moe_case!("gpt3_mcore_te_tp2_pp1_te_8experts2parallel_top2router")),
+    moe_test("moe-t2-ep4-etp1-top2-unfused", gpt_small!("vocab=50432&tp=2&dp=4&grad-accum=2&experts=8&top-k=2&ep=4&etp=1&sequence-parallel=1&attention=standard&gpu=h100-80gb"), 3827.4, 0, moe_case!("gpt3_mcore_te_tp2_pp1_te_8experts_etp1_ep4")),
+    moe_test("moe-ep8-top2-dist-opt", gpt_small!("vocab=50304&dp=8&grad-accum=1&experts=8&top-k=2&moe-ffn=1024&ep=8&zero=1&gpu=h100-80gb"), 3203.8, 0, moe_case!("gpt3_moe_mcore_te_ep8_resume_torch_dist_dist_optimizer")),
+    moe_test("moe-ep8-top2-muon", gpt_small!("vocab=50304&dp=8&grad-accum=1&experts=8&top-k=2&moe-ffn=1024&ep=8&optimizer=muon&gpu=h100-80gb"), 3457.5, 0, moe_case!("gpt3_moe_mcore_te_ep8_resume_torch_dist_muon")),
+    sequential(moe_test("moe-t2-p2-ep2-e4-unfused", gpt_small!("vocab=50432&tp=2&pp=2&dp=2&grad-accum=4&experts=4&top-k=1&ep=2&sequence-parallel=1&attention=standard&gpu=h100-80gb"), 2013.1, 1, moe_case!("gpt3_mcore_tp2_pp2_ep2_te_4experts2parallel"))),
+    sequential(moe_test("moe-t4-p2-ep2-etp2-e4-unfused", gpt_small!("vocab=50688&tp=4&pp=2&dp=1&grad-accum=8&experts=4&top-k=1&ep=2&etp=2&sequence-parallel=1&attention=standard&gpu=h100-80gb"), 1169.3, 1, moe_case!("gpt3_mcore_tp2_pp2_ep2_etp2_te_4experts2parallel"))),
+    sequential(moe_test("moe-t2-cp2-p2-ep2-e4", gpt_small!("vocab=50432&tp=2&pp=2&cp=2&dp=1&grad-accum=8&experts=4&top-k=1&ep=2&sequence-parallel=1&gpu=h100-80gb"), 1063.3, 1, moe_case!("gpt3_mcore_tp2_cp2_pp2_ep2_te_4experts2parallel"))),
     // FP8 with tensor and sequence parallelism and Transformer Engine's overlap of their
     // collectives (the weekly current-scaling cases, RMSNorm, flash attention, micro-batch 2).
     megatron_test(
