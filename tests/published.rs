@@ -766,6 +766,24 @@ fn zero_bubble_and_dualpipe_schedules() {
     let layers_only = |r: &tmath::Report| r.stage.layer_forwards as f64;
     assert_eq!((layers_only(&one), layers_only(&dual)), (8.0 * 10.0, 9.0 * 10.0));
     assert!(dual.step.total < zb.step.total && zb.step.total < one.step.total);
+    // The step bar stacks what shows: DualPipe's hidden sends and all-to-all are not drawn
+    // (the bar summed the sends whole, past the step's total, before).
+    let moe = eval(&[
+        ("model", "mixtral-8x7b"),
+        ("gpu", "h100-80gb"),
+        ("convention", "megatron"),
+        ("pp", "4"),
+        ("ep", "8"),
+        ("dp", "8"),
+        ("global-batch", "256"),
+        ("schedule", "dualpipe"),
+    ]);
+    assert!(moe.step.ep_comm > 0.0 && moe.step.pp_comm > 0.0);
+    assert!(moe.step.pp_exposed + moe.step.ep_exposed < moe.step.pp_comm + moe.step.ep_comm);
+    for r in [&one, &zb, &dual, &moe] {
+        let s = r.step;
+        assert_close(s.segments().iter().map(|(_, x)| x).sum::<f64>(), s.total, 1e-12, "the bar's segments");
+    }
     let (settings, _) = tmath::Settings::from_pairs([("pp", "3"), ("schedule", "dualpipe"), ("layers", "30")]);
     assert!(matches!(settings.resolve(), Err(tmath::settings::ConfigError::DualPipeOdd { pp: 3 })));
 }

@@ -38,10 +38,14 @@ pub struct StepTime {
     /// What of the tensor-parallel collectives compute does not hide: all of them,
     /// unless Transformer Engine overlaps them with the GEMMs (`tp-comm-overlap`).
     pub tp_exposed: f64,
+    /// What of the pipeline's sends and the all-to-all compute does not hide: all of them,
+    /// unless DualPipe runs them behind the paired forward and backward.
+    pub pp_exposed: f64,
+    pub ep_exposed: f64,
     /// What of the data-parallel and the context-parallel communication compute does not hide.
     pub dp_exposed: f64,
     pub cp_exposed: f64,
-    /// What of the communication compute does not hide: pp + ep + the exposed tp, dp and cp.
+    /// What of the communication compute does not hide: the exposed tp, pp, dp, cp and ep.
     pub exposed_comm: f64,
     /// compute + bubble + exposed_comm.
     pub total: f64,
@@ -60,10 +64,10 @@ impl StepTime {
             ("step-compute", self.compute),
             ("step-bubble", self.bubble),
             ("step-tp", self.tp_exposed),
-            ("step-pp", self.pp_comm),
+            ("step-pp", self.pp_exposed),
             ("step-dp", self.dp_exposed),
             ("step-cp", self.cp_exposed),
-            ("step-ep", self.ep_comm),
+            ("step-ep", self.ep_exposed),
         ]
     }
 }
@@ -223,6 +227,8 @@ pub fn step_time(c: &Config) -> StepTime {
         cp_comm,
         ep_comm,
         tp_exposed,
+        pp_exposed,
+        ep_exposed,
         dp_exposed,
         cp_exposed,
         exposed_comm,
