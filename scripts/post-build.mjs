@@ -50,6 +50,50 @@ function minifyCss(css) {
     .trim();
 }
 
+/** The site's stylesheet for a figure in a shadow root (embed.js): what
+ * `:root`, `html` and `body` hold goes on the shadow root's host and on the
+ * figure's root (`.tmath-root`, a size container), and a width query asks
+ * that root's width, not the host window's (a figure in a 720 px column of a
+ * wide screen lays out as a 720 px frame would). Each rewrite must find its
+ * rule: a stylesheet that changed under it fails the build, not the figures. */
+function embedCss(css) {
+  const rewrites = [
+    [/:root\b/g, ":host"],
+    [/^html, body \{/gm, ".tmath-root {"],
+    [/^body \{/gm, ".tmath-root {"],
+    [/:lang\(ko\) body\b/g, ".tmath-root:lang(ko)"],
+    [/html:has\(\.figure\)/g, ".tmath-root"],
+    [/@media \(max-width:/g, "@container (max-width:"],
+  ];
+  for (const [from, to] of rewrites) {
+    if (!css.match(from)) throw new Error(`styles/app.css: embedCss's ${from} matches nothing`);
+    css = css.replace(from, to);
+  }
+  const left = css.replace(/\/\*[\s\S]*?\*\//g, "").match(/(^|[\s,}>])(html|body|:root)(?=[\s,{:.[>])/);
+  if (left) throw new Error(`styles/app.css: a rule on ${left[2]} that embedCss does not move`);
+  return `${css}\n:host { display: block; }\n.tmath-root { container-type: inline-size; }\n`;
+}
+
+/** figures.html served by one module (figures-module.html): each frame
+ * `<iframe src="./?Q" … height="H" …>` becomes the module's snippet at the
+ * frame's place and size (`<div data-tmath="Q" data-loading="lazy"
+ * style="min-height:Hpx;max-width:720px">`, as the embed dialog gives it),
+ * the frames' own paragraph and height script give way to the module's
+ * paragraph, and the page loads embed.js once. */
+function moduleFigures(html) {
+  const out = html
+    .replace(
+      /<iframe src="\.\/\?([^"]*)"[^>]*? height="(\d+)"[^>]*><\/iframe>/g,
+      (_, q, h) => `<div data-tmath="${q}" data-loading="lazy" style="min-height:${h}px;max-width:720px"></div>`,
+    )
+    .replace(".module-only { display: none; }", ".frames-only { display: none; }")
+    .replace(/<script data-frames-only>[\s\S]*?<\/script>/, '<script type="module" src="embed.js"></script>');
+  if (/<iframe |data-frames-only|module-only \{/.test(out) || !out.includes('src="embed.js"')) {
+    throw new Error("public/figures.html: moduleFigures could not rewrite every frame, its paragraph and its script");
+  }
+  return out;
+}
+
 /** wasm-bindgen's glue without the `DEAD…` classes: each `export class X {`
  * … `}` at the start of a line, its `Symbol.dispose` line and its
  * `const XFinalization = … ;` registry. */
@@ -126,6 +170,29 @@ console.log(
   `post-build: ${wasm} ${wasmBefore} → ${fs.statSync(wasmPath).size} bytes; ` +
     `${renames.imports.size} imports and ${renames.exports.size} exports renamed`,
 );
+
+// 1b. The module that serves figures to other pages (public/embed.js, where
+// the site has one): the glue's and the wasm's names in place of GLUE and
+// WASM, and embed-<hash>.css,
+// the site's stylesheet for a figure in a shadow root (embedCss). embed.js
+// keeps its name: hosts link to it.
+const embedJs = path.join(dir, "embed.js");
+if (fs.existsSync(embedJs)) {
+  const appCss = fs.readdirSync(dir).find((f) => /^app-[0-9a-f]+\.css$/.test(f));
+  if (!appCss) throw new Error("no app-<hash>.css beside embed.js: did trunk's output change?");
+  const sheet = appCss.replace(/^app-/, "embed-");
+  const css = embedCss(fs.readFileSync(path.join(dir, appCss), "utf8"));
+  fs.writeFileSync(path.join(dir, sheet), minifyCss(css));
+  let js = fs.readFileSync(embedJs, "utf8");
+  for (const [from, to] of [["./GLUE.js", `./${glue}`], ["./WASM", `./${wasm}`], ['"embed.css"', `"${sheet}"`]]) {
+    if (!js.includes(from)) throw new Error(`public/embed.js has no ${from}`);
+    js = js.replace(from, to);
+  }
+  fs.writeFileSync(embedJs, await shrink("embed.js", js));
+  const figures = path.join(dir, "figures.html");
+  fs.writeFileSync(path.join(dir, "figures-module.html"), moduleFigures(fs.readFileSync(figures, "utf8")));
+  console.log(`post-build: embed.js and ${sheet} (${Buffer.byteLength(css)} bytes before minifying)`);
+}
 
 // 2. Every local script and stylesheet index.html names with an integrity hash.
 const refs = [...html.matchAll(/href="\.\/([^"]+\.(?:js|css))"[^>]*?integrity="sha384-[^"]+"/g)].map((m) => m[1]);

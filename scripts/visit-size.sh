@@ -100,7 +100,10 @@ cd "$(dirname "$0")/.."
 # 424 → 425 (issue 39): what a mixture of experts keeps beyond its experts' MLPs (the experts' own
 # inputs, the probabilities, the router's and the dispatcher's indices) and the eleven rows of
 # Megatron-Core's MoE functional tests in the validation table, 0.8 KiB (423.4 → 424.2).
-CEILING_KIB=${CEILING_KIB:-425}
+# 425 → 428 (issue 40): the module that serves every figure of a host's page (mount_figure, the
+# panic message in each figure, the embed dialog's second snippet with its note in both
+# languages), 2.9 KiB (425.0 → 427.9).
+CEILING_KIB=${CEILING_KIB:-428}
 # The stable toolchain's fallback build is about 28 KiB larger (scripts/build.sh says so loudly).
 if [ "$(cat target/wasm-toolchain.txt 2>/dev/null)" = stable ]; then
   CEILING_KIB=$((CEILING_KIB + 30))

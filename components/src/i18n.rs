@@ -1467,11 +1467,19 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "embed" => ("Embed", "퍼가기"),
         "embed-title" => ("Embed this figure", "이 그림 퍼가기"),
         "embed-view" => ("Figure", "그림"),
-        "embed-code-label" => ("HTML to paste into a page", "페이지에 붙여 넣을 HTML"),
+        "embed-code-label" => ("For any page: a frame (iframe)", "어느 페이지에나: 틀(iframe)"),
         "embed-preview" => ("Preview at 720 px wide", "너비 720px 미리 보기"),
         "embed-note" => (
             "The frame's height holds the whole figure at every width from 360 to 720 px, so a page that runs no script shows it whole on a phone too: the chart grows or shrinks to keep that height. A page that runs scripts can also follow the figure's own height messages (tmath:resize).",
             "틀의 높이는 너비 360px부터 720px까지 어디서나 그림 전체가 들어가는 높이입니다. 그래서 스크립트를 실행하지 않는 페이지에서도, 휴대전화에서도 그림이 다 보입니다. 그래프가 늘거나 줄어 그 높이를 지킵니다. 스크립트를 실행하는 페이지라면 그림이 보내는 높이 메시지(tmath:resize)를 따를 수도 있습니다.",
+        ),
+        "embed-module-label" => (
+            "For a page that runs scripts: one module serves every figure on it",
+            "스크립트를 실행하는 페이지라면: 모듈 하나가 페이지의 모든 그림을 띄웁니다",
+        ),
+        "embed-module-note" => (
+            "Paste the <script> line once per page, however many figures it holds: the calculator then loads once for all of them, where every frame loads its own, and each figure appears as it comes near the screen. Each keeps its own state, and its styles stay apart from the page's.",
+            "<script> 줄은 그림이 몇 개든 페이지에 한 번만 붙이면 됩니다. 틀은 그림마다 계산기를 따로 불러오지만 모듈은 모든 그림에 한 번만 불러오고, 그림은 화면 가까이 왔을 때 나타납니다. 그림마다 상태는 따로이고, 스타일은 페이지의 스타일과 섞이지 않습니다.",
         ),
         "close" => ("Close", "닫기"),
         "frame-title" => ("Transformer Math calculator", "트랜스포머 수학 계산기"),

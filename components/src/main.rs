@@ -18,6 +18,10 @@ mod tr;
 
 fn main() {
     panic_page::install();
+    // Loaded by another page's embed.js: its figures are mounted one by one (mount_figure).
+    if shell::module_embed::base().is_some() {
+        return;
+    }
     leptos::mount::mount_to_body(shell::app::App);
 }
 

@@ -3,7 +3,8 @@
 //!
 //! The size-optimised build aborts on a panic without running any hook (the
 //! wasm traps; a `WebAssembly.RuntimeError` reaches JavaScript), so the
-//! message is shown by a few lines of JavaScript that listen for that error.
+//! message is shown by a few lines of JavaScript that listen for that error
+//! (in each figure, where another page's embed.js mounted them).
 //! The stable build also runs the Rust hook first, which logs the panic.
 
 use crate::i18n::tr;
@@ -15,19 +16,28 @@ export function guard(messages) {
   const show = (event) => {
     const error = event.error ?? event.reason;
     if (!(error instanceof WebAssembly.RuntimeError)) return;
-    const m = messages[document.documentElement.lang === "ko" ? "ko" : "en"];
-    const box = document.createElement("div");
-    box.className = "panic";
-    box.setAttribute("role", "alert");
-    const text = document.createElement("p");
-    text.textContent = m.panic;
-    const back = document.createElement("p");
-    const link = document.createElement("a");
-    link.href = "?";
-    link.textContent = m.reset;
-    back.append(link);
-    box.append(text, back);
-    document.body.replaceChildren(box);
+    const message = (lang, href) => {
+      const m = messages[lang === "ko" ? "ko" : "en"];
+      const box = document.createElement("div");
+      box.className = "panic";
+      box.setAttribute("role", "alert");
+      const text = document.createElement("p");
+      text.textContent = m.panic;
+      const back = document.createElement("p");
+      const link = document.createElement("a");
+      link.href = href;
+      link.textContent = m.reset;
+      back.append(link);
+      box.append(text, back);
+      return box;
+    };
+    // Figures another page's embed.js mounted: each says it in its own root, the host stays.
+    const base = globalThis.__tmath_embed;
+    if (typeof base !== "string") return document.body.replaceChildren(message(document.documentElement.lang, "?"));
+    for (const host of document.querySelectorAll("[data-tmath]")) {
+      const root = host.shadowRoot?.querySelector(".tmath-root");
+      if (root) root.replaceChildren(message(root.lang, base));
+    }
   };
   addEventListener("error", show);
   addEventListener("unhandledrejection", show);

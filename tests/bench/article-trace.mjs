@@ -1,6 +1,7 @@
 // Where the article's load goes (a diagnosis aid, not a benchmark): one traced
 // load of the article page with every frame at once, on the phone profile
-// (DESKTOP=1 for the desktop), for a build and for the blank frames.
+// (DESKTOP=1 for the desktop), for a build's frames, its module figures
+// (embed.js) and the blank frames (ONLY=module to pick).
 //
 //   node tests/bench/article-trace.mjs [dist]
 //
@@ -18,7 +19,7 @@ const server = await serveDir(out);
 const browser = await launch();
 const device = process.env.DESKTOP ? DESKTOP : PHONE;
 
-for (const which of ["app", "blank"]) {
+for (const which of (process.env.ONLY ?? "app,module,blank").split(",")) {
   // Traced from the context's blank page, so that the trace starts before the navigation.
   let ready;
   const { context, page } = await openPage(browser, device);
@@ -33,7 +34,10 @@ for (const which of ["app", "blank"]) {
     await page.goto(server.url + site[which]);
     // Every frame's title or line in the document, then two frames for the paint.
     await page.waitForFunction(
-      ([n, mark]) => [...document.querySelectorAll("iframe")].filter((f) => f.contentDocument?.querySelector(mark)).length === n,
+      ([n, mark]) =>
+        [...document.querySelectorAll("iframe")].filter((f) => f.contentDocument?.querySelector(mark)).length +
+          [...document.querySelectorAll("[data-tmath]")].filter((h) => h.shadowRoot?.querySelector(mark)).length ===
+        n,
       [site.frames, MARK],
       { timeout: 60000, polling: 50 },
     );

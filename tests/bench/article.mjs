@@ -19,7 +19,9 @@ export const MARK = ".figure-title, [elementtiming=first-result]";
  * `article.html`, the shipped `figures.html` with every frame loading at once
  * (no `loading="lazy"`: as when a reader jumps down the article, or a phone
  * whose screen is near every frame), and `article-blank.html`, the same page
- * whose frames hold the blank Leptos page (`blank/`) at the same sizes: the floor.
+ * whose frames hold the blank Leptos page (`blank/`) at the same sizes: the floor;
+ * and `article-module.html`, the site's figures-module.html (the same article
+ * served by one module, embed.js) with every figure mounting at once.
  */
 export function articleSite(appDir, blankDir, outDir) {
   fs.rmSync(outDir, { recursive: true, force: true });
@@ -30,8 +32,13 @@ export function articleSite(appDir, blankDir, outDir) {
   if (frames < 2) throw new Error(`figures.html: ${frames} frames`);
   fs.writeFileSync(path.join(outDir, "article.html"), host);
   fs.writeFileSync(path.join(outDir, "article-blank.html"), host.replace(/<iframe src="\.\/\?/g, '<iframe src="./blank/?'));
-  return { frames, app: "article.html", blank: "article-blank.html" };
+  // The same article served by one module (embed.js), every figure mounting at once.
+  const module = fs.readFileSync(path.join(appDir, "figures-module.html"), "utf8").replace(/ data-loading="lazy"/g, "");
+  fs.writeFileSync(path.join(outDir, "article-module.html"), module);
+  return { frames, app: "article.html", blank: "article-blank.html", module: "article-module.html" };
 }
+
+
 
 /**
  * Loads an article page in a fresh context of `profile` (cold: no HTTP or code
@@ -57,6 +64,20 @@ export async function articleLoad(browser, url, frames, profile) {
     // script may run before the URL is set).
     const report = (w, src) =>
       w.requestAnimationFrame(() => w.setTimeout(() => console.debug(`first-result ${w.performance.timeOrigin + w.performance.now()} ${src}`)));
+    // A figure a module mounted (embed.js) shows its mark in its own shadow root.
+    const attach = Element.prototype.attachShadow;
+    Element.prototype.attachShadow = function (init) {
+      const root = attach.call(this, init);
+      const host = this;
+      if (host.dataset?.tmath === undefined) return root;
+      const watch = new MutationObserver(() => {
+        if (!root.querySelector(mark)) return;
+        watch.disconnect();
+        report(window, host.dataset.tmath);
+      });
+      watch.observe(root, { childList: true, subtree: true });
+      return root;
+    };
     if (window !== window.top) {
       const watch = new MutationObserver(() => {
         if (!document.querySelector(mark)) return;
@@ -71,6 +92,8 @@ export async function articleLoad(browser, url, frames, profile) {
       // for marks in frames that have not reported, and reports them the same way.
       const fallback = setInterval(() => {
         const frames = [...document.querySelectorAll("iframe")];
+        // A page of module figures (embed.js) has no frames to look in.
+        if (document.querySelector("[data-tmath]")) return clearInterval(fallback);
         if (frames.length && frames.every((f) => f.dataset.reported)) return clearInterval(fallback);
         for (const f of frames) {
           if (f.dataset.reported || !f.contentWindow?.document.querySelector(mark)) continue;
@@ -99,7 +122,10 @@ export async function articleLoad(browser, url, frames, profile) {
     origin: performance.timeOrigin,
     long: window.__long,
     // The frames on the reader's first screen (the page is not scrolled).
-    inView: [...document.querySelectorAll("iframe")].filter((f) => f.getBoundingClientRect().top < innerHeight).map((f) => f.src),
+    inView: [
+      ...[...document.querySelectorAll("iframe")].filter((f) => f.getBoundingClientRect().top < innerHeight).map((f) => f.src),
+      ...[...document.querySelectorAll("[data-tmath]")].filter((h) => h.getBoundingClientRect().top < innerHeight).map((h) => h.dataset.tmath),
+    ],
   }));
   await context.close();
   const each = [...shown.values()].map((t) => t - origin).sort((a, b) => a - b);
@@ -128,11 +154,12 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const blankServer = await serveDir(blankDir);
   const browser = await launch();
   const p95 = (xs) => pct(xs, 95);
-  const res = sites.map(() => ({ app: [], blank: [], drag: [] }));
+  const res = sites.map(() => ({ app: [], module: [], blank: [], drag: [] }));
   const blankDrag = [];
   for (let k = 0; k < loads; k++) {
     for (const [i, s] of sites.entries()) {
       res[i].app.push(await articleLoad(browser, s.server.url + s.app, s.frames, profile));
+      res[i].module.push(await articleLoad(browser, s.server.url + s.module, s.frames, profile));
       res[i].blank.push(await articleLoad(browser, s.server.url + s.blank, s.frames, profile));
     }
   }
@@ -154,7 +181,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       const fb = median(r.blank.map((x) => x.firstScreen));
       console.log(`  the first screen's figures ready ${fa.toFixed(0)} ms; blank frames ${fb.toFixed(0)} ms: ${(fa / fb).toFixed(2)}×`);
       console.log(`  long tasks ${la.toFixed(0)} ms (${median(r.app.map((x) => x.long))}); blank frames ${lb.toFixed(0)} ms: budget ${(1.5 * lb + 50).toFixed(0)} ms`);
-      for (const k of ["app", "blank"]) console.log(`  each frame, ${k} (one load): ${r[k][Math.floor(loads / 2)].each.map((t) => t.toFixed(0)).join(" ")}`);
+      const m = median(r.module.map((x) => x.ready));
+      const fm = median(r.module.map((x) => x.firstScreen));
+      const lm = median(r.module.map((x) => x.longMs));
+      console.log(`  one module (embed.js): every figure ready ${m.toFixed(0)} ms: ${(m / b).toFixed(2)}× the blank frames; first screen ${fm.toFixed(0)} ms: ${(fm / fb).toFixed(2)}×; long tasks ${lm.toFixed(0)} ms (${median(r.module.map((x) => x.long))})`);
+      for (const k of ["app", "module", "blank"]) console.log(`  each frame, ${k} (one load): ${r[k][Math.floor(loads / 2)].each.map((t) => t.toFixed(0)).join(" ")}`);
     }
     if (!drags) continue;
     const fd = median(r.drag.map((x) => p95(x.frame)));

@@ -190,14 +190,15 @@ const DRAGS = 3;
 const article = {};
 const drag = {};
 for (const profile of [PHONE, DESKTOP]) {
-  const runs = { app: [], blank: [] };
+  const runs = { app: [], module: [], blank: [] };
   for (let i = 0; i < ARTICLE_LOADS; i++) {
     runs.app.push(await articleLoad(browser, articleServer.url + site.app, site.frames, profile));
+    runs.module.push(await articleLoad(browser, articleServer.url + site.module, site.frames, profile));
     runs.blank.push(await articleLoad(browser, articleServer.url + site.blank, site.frames, profile));
   }
   const of = (k, key) => median(runs[k].map((r) => r[key]));
   article[profile.name] = Object.fromEntries(
-    ["app", "blank"].map((k) => [k, { ready: of(k, "ready"), firstScreen: of(k, "firstScreen"), longMs: of(k, "longMs"), long: of(k, "long") }]),
+    ["app", "module", "blank"].map((k) => [k, { ready: of(k, "ready"), firstScreen: of(k, "firstScreen"), longMs: of(k, "longMs"), long: of(k, "long") }]),
   );
   const drags = { app: [], blank: [] };
   for (let i = 0; i < DRAGS; i++) {
@@ -263,11 +264,14 @@ const lines = [
     return `| ${p}: first result painted, repeat visit (the same browser context: HTTP and code caches warm; median of ${p === "phone" ? 7 : 15}) | ${a.toFixed(0)} ms; floor ${b.toFixed(0)} ms: ${x(a, b)} | |`;
   }),
   ...["phone", "desktop"].flatMap((p) => {
-    const { app: a, blank: b } = article[p];
+    const { app: a, module: m, blank: b } = article[p];
     return [
       `| ${p}: article (figures.html, all ${site.frames} frames loading at once): every figure painted (median of ${ARTICLE_LOADS}) | ${a.ready.toFixed(0)} ms; the same page with blank Leptos frames ${b.ready.toFixed(0)} ms: ${x(a.ready, b.ready)} | ${p === "phone" ? "≤ 1.5×" : ""} |`,
       `| ${p}: article: the first screen's figures painted | ${a.firstScreen.toFixed(0)} ms; blank frames ${b.firstScreen.toFixed(0)} ms: ${x(a.firstScreen, b.firstScreen)} | |`,
       `| ${p}: article: main-thread long tasks (> 50 ms) until every figure painted | ${a.longMs.toFixed(0)} ms in ${a.long}; blank frames ${b.longMs.toFixed(0)} ms in ${b.long} | ${p === "phone" ? `≤ 1.5 × ${b.longMs.toFixed(0)} + 50 = ${(1.5 * b.longMs + 50).toFixed(0)} ms` : ""} |`,
+      `| ${p}: the same article served by one module (figures-module.html, embed.js, every figure mounting at once): every figure painted | ${m.ready.toFixed(0)} ms; blank frames ${b.ready.toFixed(0)} ms: ${x(m.ready, b.ready)} | ${p === "phone" ? "≤ 1.5×" : ""} |`,
+      `| ${p}: one module: the first screen's figures painted | ${m.firstScreen.toFixed(0)} ms; blank frames ${b.firstScreen.toFixed(0)} ms: ${x(m.firstScreen, b.firstScreen)} | |`,
+      `| ${p}: one module: main-thread long tasks (> 50 ms) until every figure painted | ${m.longMs.toFixed(0)} ms in ${m.long}; blank frames ${b.longMs.toFixed(0)} ms in ${b.long} | ${p === "phone" ? `≤ ${(1.5 * b.longMs + 50).toFixed(0)} ms` : ""} |`,
     ];
   }),
   ...["desktop", "phone"].flatMap((p) => {

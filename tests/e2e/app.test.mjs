@@ -4,7 +4,7 @@ import fs from "node:fs";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
-import { startBrowser, open, tmathJson, tmathPlan, domBytes, waitForQuery, ensureArtifacts, chartBars } from "./harness.mjs";
+import { startBrowser, open, tmathJson, tmathPlan, domBytes, waitForQuery, ensureArtifacts, chartBars, PART_KEYS } from "./harness.mjs";
 
 const env = startBrowser();
 
@@ -623,7 +623,6 @@ test("the stage chart: every stage of Llama 3 405B on 16 stages, the heaviest th
 });
 
 // Issue 40: the memory chart is SVG whose segments carry the core's bytes, part by part, in both languages.
-const PART_KEYS = ["model", "gradients", "optimizer", "activations", "logits", "buffers", "zero3_live_params", "frozen_models", "rollout", "reserve"];
 test("the memory chart's segments are the core's bytes, part by part, in both languages", async () => {
   for (const pairs of [[["model", "llama-2-13b"], ["convention", "megatron"], ["pp", "2"], ["gpus", "8"]],
     [["params", "7.5B"], ["gpus", "64"], ["zero", "3"]]]) {

@@ -181,6 +181,16 @@ test("every view of the full page has an embed button; the snippet carries the s
   assert.ok(await page.isVisible('[data-testid="embed-preview"]'));
   await page.click('[data-testid="embed-copy"]');
   assert.equal(await page.evaluate(() => navigator.clipboard.readText()), code);
+  // Beneath it, the module's snippet (issue 40): the same state and height, and the site's embed.js.
+  const moduleCode = await page.inputValue('[data-testid="embed-module-snippet"]');
+  const [, data, minHeight, script] = moduleCode.match(/^<div data-tmath="([^"]+)" data-loading="lazy" style="min-height:(\d+)px;max-width:720px"><\/div>\n<script type="module" src="([^"]+)"><\/script>$/);
+  const mq = new URLSearchParams(data.replaceAll("&amp;", "&"));
+  for (const [k, v] of src.searchParams) if (k !== "embed") assert.equal(mq.get(k), v, `${k} in the module's snippet`);
+  assert.equal(mq.get("embed"), null);
+  assert.equal(Number(minHeight), 640);
+  assert.equal(script, `${env.server.base}embed.js`);
+  await page.click('[data-testid="embed-module-copy"]');
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), moduleCode);
 
   // A project view's height is measured: the snippet's equals the figure's own at 720 px.
   await page.selectOption('select[name="embed-view"]', "sweeps");

@@ -41,7 +41,8 @@ export function serve(prefix = "/tmath/") {
       res.writeHead(404).end();
       return;
     }
-    res.writeHead(200, { "content-type": TYPES[path.extname(file)] ?? "application/octet-stream" });
+    // GitHub Pages lets any origin read its files: another site's page may load embed.js.
+    res.writeHead(200, { "content-type": TYPES[path.extname(file)] ?? "application/octet-stream", "access-control-allow-origin": "*" });
     fs.createReadStream(file).pipe(res);
   });
   return new Promise((resolve) =>
@@ -119,6 +120,9 @@ export function tmathPlan(pairs) {
 export const VIEWS = ["compute", "chinchilla", "inference", "model-states", "activations", "memory", "zero", "3d", "planner", "sweeps", "fp", "serving", "finetune"];
 export const PROJECT_VIEWS = new Set(["planner", "sweeps", "fp", "serving", "finetune"]);
 
+/** The memory chart's parts in the order of its segments' data-part, as the JSON's per_gpu_bytes names them. */
+export const PART_KEYS = ["model", "gradients", "optimizer", "activations", "logits", "buffers", "zero3_live_params", "frozen_models", "rollout", "reserve"];
+
 /** Per-GPU bytes as the page shows them. */
 export async function domBytes(page) {
   return page.evaluate(() => {
@@ -156,9 +160,9 @@ export function ensureArtifacts() {
   return ARTIFACTS;
 }
 
-/** The bars of the SVG chart `testid`, left to right: each an object {part index: bytes} read from its segments' data-bytes. */
-export async function chartBars(page, testid) {
-  return page.$eval(`[data-testid="${testid}"]`, (svg) => {
+/** The bars of the SVG chart `testid` in `scope` (a page, or one figure's element), left to right: each an object {part index: bytes} read from its segments' data-bytes. */
+export async function chartBars(scope, testid) {
+  return scope.$eval(`[data-testid="${testid}"]`, (svg) => {
     const bars = new Map();
     for (const r of svg.querySelectorAll("rect[data-bytes]")) {
       const x = Number(r.getAttribute("x"));

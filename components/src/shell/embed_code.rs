@@ -2,9 +2,11 @@
 //! button, and the figure itself beside it, live, at the article column's
 //! 720 px. The snippet's `height` is the taller of the heights that figure
 //! reports at 720 px and, in a second frame out of sight, at a phone's 360 px:
-//! a host that strips scripts cuts the figure at neither width.
+//! a host that strips scripts cuts the figure at neither width. Beneath it,
+//! the module's snippet for hosts that run scripts (embed.js: one load of the
+//! calculator for every figure of the page; see `module_embed`).
 
-use super::url::link_to;
+use super::url::{link_to, site_dir};
 use crate::ctx::use_ctx;
 use crate::i18n;
 use crate::tr::Tr;
@@ -36,6 +38,19 @@ pub fn snippet(src: &str, title: &str, height: i32) -> String {
     )
 }
 
+/// The module's snippet: the figure's element, at the frame's place and size,
+/// loading as it comes near the screen, and the script that serves every
+/// figure of the page (once per page). `query` is the frame's link's query;
+/// its `embed=1` goes (every figure the module mounts is one).
+pub fn module_snippet(query: &str, script: &str, height: i32) -> String {
+    let query = query.trim_start_matches('?').split('&').filter(|p| *p != "embed=1").collect::<Vec<_>>().join("&");
+    format!(
+        "<div data-tmath=\"{}\" data-loading=\"lazy\" style=\"min-height:{height}px;max-width:{COLUMN_PX}px\"></div>\n<script type=\"module\" src=\"{}\"></script>",
+        attr(&query),
+        attr(script)
+    )
+}
+
 #[component]
 pub fn EmbedDialog() -> impl IntoView {
     let ctx = use_ctx();
@@ -48,6 +63,7 @@ pub fn EmbedDialog() -> impl IntoView {
     let reported = RwSignal::new(None::<(String, i32)>);
     let reported_phone = RwSignal::new(None::<(String, i32)>);
     let copied = RwSignal::new(false);
+    let copied_module = RwSignal::new(false);
     // The preview reports its height like any embedding would receive it.
     let listener = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
         let from = |frame: NodeRef<leptos::html::Iframe>| {
@@ -101,11 +117,20 @@ pub fn EmbedDialog() -> impl IntoView {
     Effect::new(move |_| {
         src.track();
         copied.set(false);
+        copied_module.set(false);
     });
     let frame_title = move || format!("{} · {}", i18n::view_title(ctx.lang.get(), view()), ctx.t("frame-title"));
     let code = move || {
         let h = height.get().or(Some(crate::layout::figure(view()).height as i32));
         src.with(|src| h.filter(|_| !src.is_empty()).map(|h| snippet(src, &frame_title(), h))).unwrap_or_default()
+    };
+    let module_code = move || {
+        let h = height.get().unwrap_or(crate::layout::figure(view()).height as i32);
+        src.with(|src| {
+            src.split_once('?')
+                .map(|(_, query)| module_snippet(query, &format!("{}embed.js", site_dir()), h))
+                .unwrap_or_default()
+        })
     };
     Effect::new(move |_| {
         let Some(d) = dialog.get() else { return };
@@ -117,10 +142,10 @@ pub fn EmbedDialog() -> impl IntoView {
             _ => {}
         }
     });
-    let copy = move |_| {
+    let copy = move |text: String, done: RwSignal<bool>| {
         if let Some(w) = web_sys::window() {
-            let _ = w.navigator().clipboard().write_text(&code());
-            copied.set(true);
+            let _ = w.navigator().clipboard().write_text(&text);
+            done.set(true);
         }
     };
     let options = move || {
@@ -161,10 +186,27 @@ pub fn EmbedDialog() -> impl IntoView {
                         rows="7"
                         prop:value=code
                     ></textarea>
-                    <button type="button" data-testid="embed-copy" on:click=copy disabled=move || code().is_empty()>
+                    <button type="button" data-testid="embed-copy" on:click=move |_| copy(code(), copied) disabled=move || code().is_empty()>
                         {move || if copied.get() { ctx.t("copied") } else { ctx.t("copy") }}
                     </button>
                     <p class="detail"><Tr key="embed-note" /></p>
+                    <label for="embed-module-snippet"><Tr key="embed-module-label" /></label>
+                    <textarea
+                        id="embed-module-snippet"
+                        data-testid="embed-module-snippet"
+                        readonly=true
+                        rows="5"
+                        prop:value=module_code
+                    ></textarea>
+                    <button
+                        type="button"
+                        data-testid="embed-module-copy"
+                        on:click=move |_| copy(module_code(), copied_module)
+                        disabled=move || module_code().is_empty()
+                    >
+                        {move || if copied_module.get() { ctx.t("copied") } else { ctx.t("copy") }}
+                    </button>
+                    <p class="detail"><Tr key="embed-module-note" /></p>
                 </div>
                 <figure class="embed-preview">
                     <figcaption><Tr key="embed-preview" /></figcaption>

@@ -8,6 +8,7 @@ pub mod embed_code;
 pub mod figure;
 pub mod full_page;
 pub mod header;
+pub mod module_embed;
 pub mod notices;
 pub mod panel;
 pub mod slides;

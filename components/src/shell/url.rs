@@ -53,12 +53,24 @@ pub fn navigate(ctx: crate::ctx::Ctx, state: State) {
 
 /// This page's address without its query: where a link to another state of it points.
 pub fn page_url() -> String {
+    if let Some(base) = super::module_embed::base() {
+        return base;
+    }
     web_sys::window()
         .map(|w| {
             let loc = w.location();
             format!("{}{}", loc.origin().unwrap_or_default(), loc.pathname().unwrap_or_default())
         })
         .unwrap_or_default()
+}
+
+/// The folder the calculator's files are in (ending in `/`): where `embed.js` is.
+pub fn site_dir() -> String {
+    let url = page_url();
+    match url.rfind('/') {
+        Some(i) => url[..=i].to_string(),
+        None => url,
+    }
 }
 
 /// A link to this page in `state`.
@@ -106,6 +118,10 @@ fn post_height(last: &std::cell::Cell<i32>) {
 /// Posts the height in the next task (painted or not), and again whenever the
 /// figure's size changes or `changed` runs (every change of the state).
 pub fn report_height(changed: impl Fn() + 'static) {
+    // A figure the module mounted into the host's own page has no frame to size.
+    if super::module_embed::base().is_some() {
+        return;
+    }
     let last = std::rc::Rc::new(std::cell::Cell::new(-1));
     let post = {
         let last = last.clone();
