@@ -291,6 +291,9 @@ fn leanest(base: &Config, t: u64, p: u64, d: u64, zero: ZeroStage, recompute: Re
 ///
 /// Per-GPU memory only falls as d grows (a property test checks it), so for
 /// each (t, p, ZeRO, recomputation, SP) a binary search finds the smallest d.
+/// Once a count fits, only fewer GPUs can improve it: the degrees d that give
+/// as many or more are not tried (the answer is the same; the default model's
+/// search tried every layout of every (t, p) before).
 pub fn min_gpus(base: &Config, o: &PlanOptions) -> Option<u64> {
     let mut best: Option<u64> = None;
     let g = base.global_batch;
@@ -312,6 +315,11 @@ pub fn min_gpus(base: &Config, o: &PlanOptions) -> Option<u64> {
                 })
                 .collect();
             for (zero, recompute, sp) in strategies(base, t, p) {
+                // The degrees that would still use fewer GPUs than the best found (ds ascends).
+                let ds = &ds[..ds.partition_point(|&d| best.is_none_or(|b| t * p * cp * d < b))];
+                if ds.is_empty() {
+                    break;
+                }
                 let fits = |d: u64| {
                     let c = leanest(base, t, p, d, zero, recompute, sp);
                     memory::training_memory(&c).total().get() <= c.system.gpu_mem_bytes
