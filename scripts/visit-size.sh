@@ -103,7 +103,10 @@ cd "$(dirname "$0")/.."
 # 425 → 428 (issue 40): the module that serves every figure of a host's page (mount_figure, the
 # panic message in each figure, the embed dialog's second snippet with its note in both
 # languages), 2.9 KiB (425.0 → 427.9).
-CEILING_KIB=${CEILING_KIB:-428}
+# 428 → 431 (issue 40): a chart's new drawing of the same elements sets only the attributes and
+# texts that moved (charts/svg.rs: each element kept as tag, attributes and text, and the patch),
+# 2.3 KiB (427.9 → 430.2).
+CEILING_KIB=${CEILING_KIB:-431}
 # The stable toolchain's fallback build is about 28 KiB larger (scripts/build.sh says so loudly).
 if [ "$(cat target/wasm-toolchain.txt 2>/dev/null)" = stable ]; then
   CEILING_KIB=$((CEILING_KIB + 30))

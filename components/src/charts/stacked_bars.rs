@@ -53,8 +53,8 @@ fn draw(text: &mut Svg, scene: &Scene) {
         let name = scene.names.iter().find(|(p, _)| *p == r.part).map_or("", |(_, n)| n.as_str());
         let title =
             if name.is_empty() { unit.format(Bytes(value)) } else { format!("{name}: {}", unit.format(Bytes(value))) };
-        let attrs = format!(r#" data-bytes="{value}" data-part="{}""#, r.part);
-        text.rect_with(r.x0, r.y0, r.x1, r.y1, &css_color(r.part), &attrs, &title);
+        let attrs = vec![("data-bytes", value.to_string()), ("data-part", r.part.to_string())];
+        text.rect_with(r.x0, r.y0, r.x1, r.y1, &css_color(r.part), attrs, &title);
         // Hatching and the value inside: colour is never the only signal.
         text.hatch(r.x0, r.y0, r.x1, r.y1, r.part);
         // A thin gap between segments keeps them apart.

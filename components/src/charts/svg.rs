@@ -3,8 +3,9 @@
 //! natively, no canvas, no backing store to upload at every commit, sharp at any
 //! zoom and on a projector, and the same markup is what the PNG and SVG exports
 //! frame. [`chart_view`] sizes it to its container (a ResizeObserver, which
-//! reports after layout, so a slider step never forces a reflow to read it) and
-//! sets the markup only when it changed.
+//! reports after layout, so a slider step never forces a reflow to read it);
+//! a new drawing of the same elements sets only the attributes and texts that
+//! moved ([`Drawing`]), and only another set of elements is written anew.
 //!
 //! Text is placed by an estimate of its width ([`text_width`]) rather than by
 //! measuring it in the page: measuring forces a layout (plotters' web backend
@@ -81,11 +82,12 @@ pub enum Dash {
 }
 
 impl Dash {
-    fn attr(self) -> &'static str {
+    /// Its `stroke-dasharray` (none for a solid line).
+    fn array(self) -> Option<&'static str> {
         match self {
-            Dash::Solid => "",
-            Dash::Dashed => r#" stroke-dasharray="6 4""#,
-            Dash::Dotted => r#" stroke-dasharray="2 3""#,
+            Dash::Solid => None,
+            Dash::Dashed => Some("6 4"),
+            Dash::Dotted => Some("2 3"),
         }
     }
 }
@@ -157,8 +159,71 @@ fn hatch_path(pattern: usize) -> Option<&'static str> {
     })
 }
 
-/// One chart's markup, drawn in CSS pixels: the shapes and texts a chart's
-/// drawing function writes, the hatch patterns it used, and its size.
+/// One element a chart draws: its tag, its attributes in order, and its
+/// text (a `<text>`'s content, or the `<title>` a shape holds as its tooltip;
+/// empty: none). The page patches what changed between two drawings, element
+/// by element; the markup ([`Drawing::markup`]) is for the exports and the tests.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Node {
+    tag: &'static str,
+    attrs: Vec<(&'static str, String)>,
+    text: String,
+}
+
+impl Node {
+    fn write(&self, out: &mut String) {
+        let _ = write!(out, "<{}", self.tag);
+        for (k, v) in &self.attrs {
+            let _ = write!(out, r#" {k}="{}""#, escape(v));
+        }
+        match (self.tag, self.text.is_empty()) {
+            ("text", _) => {
+                let _ = write!(out, ">{}</text>", escape(&self.text));
+            }
+            (_, true) => out.push_str("/>"),
+            (tag, false) => {
+                let _ = write!(out, "><title>{}</title></{tag}>", escape(&self.text));
+            }
+        }
+    }
+
+    /// The same element with other values: the same tag, the same attributes in
+    /// the same order, a title where the other has one. Only then is it patched.
+    fn same_shape(&self, other: &Node) -> bool {
+        self.tag == other.tag
+            && self.attrs.len() == other.attrs.len()
+            && self.attrs.iter().zip(&other.attrs).all(|(a, b)| a.0 == b.0)
+            && (self.tag == "text" || self.text.is_empty() == other.text.is_empty())
+    }
+}
+
+/// What a chart drew: its pattern definitions' markup and its elements.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Drawing {
+    defs: String,
+    nodes: Vec<Node>,
+}
+
+impl Drawing {
+    /// The SVG's inner markup: the patterns, then the elements.
+    pub fn markup(&self) -> String {
+        let mut out = self.defs.clone();
+        for n in &self.nodes {
+            n.write(&mut out);
+        }
+        out
+    }
+
+    /// Whether `next` only moves what this drew (see [`Node::same_shape`]).
+    fn patches_to(&self, next: &Drawing) -> bool {
+        self.defs == next.defs
+            && self.nodes.len() == next.nodes.len()
+            && self.nodes.iter().zip(&next.nodes).all(|(a, b)| a.same_shape(b))
+    }
+}
+
+/// One chart's drawing, in CSS pixels: the shapes and texts a chart's drawing
+/// function adds, the hatch patterns it used, and its size.
 pub struct Svg {
     pub width: f64,
     pub height: f64,
@@ -166,13 +231,22 @@ pub struct Svg {
     pub em: f64,
     /// Names the chart's patterns (several charts share a page).
     id: &'static str,
-    body: String,
+    nodes: Vec<Node>,
     hatches: [bool; 5],
+}
+
+/// A coordinate as the markup writes it (0.1 px).
+fn px(v: f64) -> String {
+    format!("{v:.1}")
 }
 
 impl Svg {
     pub fn new(id: &'static str, width: f64, height: f64, em: f64) -> Svg {
-        Svg { width, height, em, id, body: String::new(), hatches: [false; 5] }
+        Svg { width, height, em, id, nodes: Vec::new(), hatches: [false; 5] }
+    }
+
+    fn push(&mut self, tag: &'static str, attrs: Vec<(&'static str, String)>, text: &str) {
+        self.nodes.push(Node { tag, attrs, text: text.to_string() });
     }
 
     /// Width of `text` in CSS pixels (an estimate, see [`text_width`]).
@@ -185,19 +259,21 @@ impl Svg {
     /// renderer (no `dominant-baseline`, which image rasterisers differ on).
     #[allow(clippy::too_many_arguments)]
     pub fn text(&mut self, text: &str, x: f64, y: f64, align: Align, baseline: Baseline, bold: bool, color: &str) {
-        let anchor = match align {
-            Align::Left => "",
-            Align::Center => r#" text-anchor="middle""#,
-            Align::Right => r#" text-anchor="end""#,
-        };
         let y = match baseline {
             Baseline::Top => y + 0.82 * self.em,
             Baseline::Middle => y + 0.36 * self.em,
             Baseline::Bottom => y - 0.22 * self.em,
         };
-        let weight = if bold { r#" font-weight="700""# } else { "" };
-        let _ =
-            write!(self.body, r#"<text x="{x:.1}" y="{y:.1}" fill="{color}"{anchor}{weight}>{}</text>"#, escape(text));
+        let mut attrs = vec![("x", px(x)), ("y", px(y)), ("fill", color.to_string())];
+        match align {
+            Align::Left => {}
+            Align::Center => attrs.push(("text-anchor", "middle".into())),
+            Align::Right => attrs.push(("text-anchor", "end".into())),
+        }
+        if bold {
+            attrs.push(("font-weight", "700".into()));
+        }
+        self.push("text", attrs, text);
     }
 
     /// `text` on a patch of `patch` colour a little larger than it, so no line
@@ -230,16 +306,26 @@ impl Svg {
 
     /// A filled rectangle from (x0, y0) to (x1, y1).
     pub fn rect(&mut self, x0: f64, y0: f64, x1: f64, y1: f64, color: &str) {
-        self.rect_with(x0, y0, x1, y1, color, "", "");
+        self.rect_with(x0, y0, x1, y1, color, Vec::new(), "");
     }
 
     /// A filled rectangle with extra attributes (`data-bytes`, …) and a title (a tooltip; empty: none).
     #[allow(clippy::too_many_arguments)]
-    pub fn rect_with(&mut self, x0: f64, y0: f64, x1: f64, y1: f64, color: &str, attrs: &str, title: &str) {
+    pub fn rect_with(
+        &mut self,
+        x0: f64,
+        y0: f64,
+        x1: f64,
+        y1: f64,
+        color: &str,
+        extra: Vec<(&'static str, String)>,
+        title: &str,
+    ) {
         let (w, h) = ((x1 - x0).max(0.0), (y1 - y0).max(0.0));
-        let _ =
-            write!(self.body, r#"<rect x="{x0:.1}" y="{y0:.1}" width="{w:.1}" height="{h:.1}" fill="{color}"{attrs}"#);
-        self.close(title, "rect");
+        let mut attrs =
+            vec![("x", px(x0)), ("y", px(y0)), ("width", px(w)), ("height", px(h)), ("fill", color.to_string())];
+        attrs.extend(extra);
+        self.push("rect", attrs, title);
     }
 
     /// Hatches a rectangle so a part reads without its colour (pattern 0: none).
@@ -259,11 +345,16 @@ impl Svg {
 
     /// A straight line in a dash.
     pub fn line_dashed(&mut self, (x0, y0): (f64, f64), (x1, y1): (f64, f64), width: f64, color: &str, dash: Dash) {
-        let _ = write!(
-            self.body,
-            r#"<line x1="{x0:.1}" y1="{y0:.1}" x2="{x1:.1}" y2="{y1:.1}" stroke="{color}" stroke-width="{width}"{}/>"#,
-            dash.attr()
-        );
+        let mut attrs = vec![
+            ("x1", px(x0)),
+            ("y1", px(y0)),
+            ("x2", px(x1)),
+            ("y2", px(y1)),
+            ("stroke", color.to_string()),
+            ("stroke-width", width.to_string()),
+        ];
+        attrs.extend(dash.array().map(|a| ("stroke-dasharray", a.to_string())));
+        self.push("line", attrs, "");
     }
 
     /// The capacity line's dash, horizontal from `x0` to `x1` at `y`: 6 px
@@ -277,71 +368,96 @@ impl Svg {
         if points.len() < 2 {
             return;
         }
-        self.body.push_str(r#"<polyline points=""#);
-        self.points(points);
-        let _ = write!(
-            self.body,
-            r#"" fill="none" stroke="{color}" stroke-width="{width}" stroke-linejoin="round"{}/>"#,
-            dash.attr()
-        );
+        let mut attrs = vec![
+            ("points", points_attr(points)),
+            ("fill", "none".into()),
+            ("stroke", color.to_string()),
+            ("stroke-width", width.to_string()),
+            ("stroke-linejoin", "round".into()),
+        ];
+        attrs.extend(dash.array().map(|a| ("stroke-dasharray", a.to_string())));
+        self.push("polyline", attrs, "");
     }
 
     /// A filled polygon (a band).
     pub fn polygon(&mut self, points: &[(f64, f64)], color: &str) {
-        self.body.push_str(r#"<polygon points=""#);
-        self.points(points);
-        let _ = write!(self.body, r#"" fill="{color}"/>"#);
-    }
-
-    /// A `points` attribute's value: "x,y x,y …".
-    fn points(&mut self, points: &[(f64, f64)]) {
-        for (i, (x, y)) in points.iter().enumerate() {
-            let _ = write!(self.body, "{}{x:.1},{y:.1}", if i == 0 { "" } else { " " });
-        }
+        self.push("polygon", vec![("points", points_attr(points)), ("fill", color.to_string())], "");
     }
 
     /// A filled dot of radius `r`, with a title (empty: none).
     pub fn dot(&mut self, x: f64, y: f64, r: f64, color: &str, title: &str) {
-        let _ = write!(self.body, r#"<circle cx="{x:.1}" cy="{y:.1}" r="{r:.1}" fill="{color}""#);
-        self.close(title, "circle");
+        self.push("circle", vec![("cx", px(x)), ("cy", px(y)), ("r", px(r)), ("fill", color.to_string())], title);
     }
 
     /// A ring of radius `r` (a hollow marker), with a title (empty: none).
     pub fn ring(&mut self, x: f64, y: f64, r: f64, color: &str, title: &str) {
         let w = (0.3 * r).max(1.0);
-        let _ = write!(
-            self.body,
-            r#"<circle cx="{x:.1}" cy="{y:.1}" r="{r:.1}" fill="none" stroke="{color}" stroke-width="{w:.1}""#
-        );
-        self.close(title, "circle");
+        let attrs = vec![
+            ("cx", px(x)),
+            ("cy", px(y)),
+            ("r", px(r)),
+            ("fill", "none".into()),
+            ("stroke", color.to_string()),
+            ("stroke-width", px(w)),
+        ];
+        self.push("circle", attrs, title);
     }
 
-    /// Ends an element: empty, or holding its title (a tooltip).
-    fn close(&mut self, title: &str, tag: &str) {
-        if title.is_empty() {
-            self.body.push_str("/>");
-        } else {
-            let _ = write!(self.body, "><title>{}</title></{tag}>", escape(title));
-        }
-    }
-
-    /// The markup: the patterns the drawing used, then what it drew.
-    pub fn finish(self) -> String {
-        let mut out = String::new();
+    /// What it drew: the patterns it used, then its elements.
+    pub fn drawing(self) -> Drawing {
+        let mut defs = String::new();
         if self.hatches.iter().any(|&h| h) {
-            out.push_str("<defs>");
+            defs.push_str("<defs>");
             for (n, _) in self.hatches.iter().enumerate().filter(|(_, &h)| h) {
                 let path = hatch_path(n).unwrap_or_default();
                 let _ = write!(
-                    out,
+                    defs,
                     r#"<pattern id="{}-h{n}" width="7" height="7" patternUnits="userSpaceOnUse"><path d="{path}" stroke="rgba(255,255,255,0.45)" stroke-width="1"/></pattern>"#,
                     self.id
                 );
             }
-            out.push_str("</defs>");
+            defs.push_str("</defs>");
         }
-        out + &self.body
+        Drawing { defs, nodes: self.nodes }
     }
+}
+
+/// A `points` attribute's value: "x,y x,y …".
+fn points_attr(points: &[(f64, f64)]) -> String {
+    let mut out = String::new();
+    for (i, (x, y)) in points.iter().enumerate() {
+        let _ = write!(out, "{}{x:.1},{y:.1}", if i == 0 { "" } else { " " });
+    }
+    out
+}
+
+/// Brings the SVG `svg`, which shows `shown` (its elements `els`, in order),
+/// to `next`: where `next` only moves what is there (a slider step: the same
+/// bars, ticks and labels at other places and values), it sets the attributes
+/// and texts that changed and nothing else, so the browser keeps its elements,
+/// their style and most of their layout; otherwise it writes the markup anew.
+fn show(svg: &web_sys::Element, shown: &mut Drawing, els: &mut Vec<web_sys::Element>, next: &Drawing) {
+    if shown.patches_to(next) && els.len() == next.nodes.len() {
+        for ((el, was), now) in els.iter().zip(&shown.nodes).zip(&next.nodes) {
+            for ((name, a), (_, b)) in was.attrs.iter().zip(&now.attrs) {
+                if a != b {
+                    let _ = el.set_attribute(name, b);
+                }
+            }
+            if was.text != now.text {
+                let holder = if now.tag == "text" { Some(el.clone()) } else { el.first_element_child() };
+                if let Some(h) = holder {
+                    h.set_text_content(Some(&now.text));
+                }
+            }
+        }
+    } else {
+        svg.set_inner_html(&next.markup());
+        let children = svg.children();
+        let skip = u32::from(!next.defs.is_empty());
+        *els = (skip..children.length()).filter_map(|i| children.item(i)).collect();
+    }
+    *shown = next.clone();
 }
 
 /// The chart's wrapper and its SVG: `class="chart"` (`chart fill` when it fills
@@ -366,9 +482,10 @@ fn chart_view_dyn(
     draw: Box<dyn Fn(&mut Svg)>,
 ) -> impl IntoView {
     let holder = NodeRef::<leptos::html::Div>::new();
+    let plot = NodeRef::<leptos::svg::Svg>::new();
     let dims = observed_size(holder);
     let draw = StoredValue::new_local(draw);
-    // (width, height, em, markup): the markup is set only when it changed.
+    // (width, height, em, drawing): the SVG changes only where the drawing did.
     let drawn = Memo::new(move |_| {
         let (w, box_h) = dims.get();
         let h = match size {
@@ -376,12 +493,18 @@ fn chart_view_dyn(
             ChartSize::Fill => box_h,
         };
         if w <= 0.0 || h <= 0.0 {
-            return (0.0, 0.0, 0.0, String::new());
+            return (0.0, 0.0, 0.0, Drawing::default());
         }
         let em = font.px().round();
         let mut svg = Svg::new(testid, w, h, em);
         draw.with_value(|draw| draw(&mut svg));
-        (w, h, em, svg.finish())
+        (w, h, em, svg.drawing())
+    });
+    // What the SVG shows now, and its elements: the next drawing patches them.
+    let shown = StoredValue::new_local((Drawing::default(), Vec::<web_sys::Element>::new()));
+    Effect::new(move |_| {
+        let Some(svg) = plot.get() else { return };
+        drawn.with(|d| shown.update_value(|(was, els)| show(&svg, was, els, &d.3)));
     });
     // A fixed chart holds its height before the first draw, so the layout never moves when it comes.
     let (class, style) = match size {
@@ -391,6 +514,7 @@ fn chart_view_dyn(
     view! {
         <div class=class style=style node_ref=holder>
             <svg
+                node_ref=plot
                 class="plot"
                 data-testid=testid
                 role="img"
@@ -400,7 +524,6 @@ fn chart_view_dyn(
                 viewBox=move || drawn.with(|d| format!("0 0 {} {}", d.0, d.1))
                 font-size=move || drawn.with(|d| d.2)
                 font-family="system-ui, sans-serif"
-                inner_html=move || drawn.with(|d| d.3.clone())
             ></svg>
         </div>
     }
@@ -453,16 +576,45 @@ mod tests {
         let mut s = Svg::new("c", 100.0, 50.0, 10.0);
         s.text("a < b & \"c\"", 1.0, 2.0, Align::Left, Baseline::Top, false, "#000");
         s.rect(0.0, 0.0, 10.0, 10.0, "red");
-        let plain = s.finish();
+        let plain = s.drawing().markup();
         assert!(plain.contains("a &lt; b &amp; &quot;c&quot;"));
         assert!(!plain.contains("<defs>"), "no pattern drawn, none defined");
         let mut s = Svg::new("c", 100.0, 50.0, 10.0);
         s.hatch(0.0, 0.0, 5.0, 5.0, 1);
         s.hatch(5.0, 0.0, 9.0, 5.0, 1);
         s.hatch(5.0, 0.0, 9.0, 5.0, 0);
-        let m = s.finish();
+        let m = s.drawing().markup();
         assert_eq!(m.matches("<pattern").count(), 1);
         assert_eq!(m.matches("url(#c-h1)").count(), 2);
+    }
+
+    /// A slider step moves the same elements: patched, attribute by attribute.
+    /// Another element, another attribute or a tooltip that comes or goes is a new drawing.
+    #[test]
+    fn a_step_patches_and_a_new_shape_redraws() {
+        let draw = |h: f64, title: &str, extra: bool| {
+            let mut s = Svg::new("c", 100.0, 50.0, 10.0);
+            s.rect_with(0.0, 0.0, 10.0, h, "red", vec![("data-bytes", format!("{h}"))], title);
+            s.text(&format!("{h} GB"), 1.0, 2.0, Align::Left, Baseline::Top, false, "#000");
+            if extra {
+                s.line((0.0, 0.0), (1.0, 1.0), 1.0, "#000");
+            }
+            s.drawing()
+        };
+        let a = draw(10.0, "a", false);
+        assert!(a.patches_to(&draw(20.0, "b", false)), "values and texts move");
+        assert!(!a.patches_to(&draw(20.0, "", false)), "the tooltip goes");
+        assert!(!a.patches_to(&draw(20.0, "a", true)), "an element more");
+        let mut hatched = Svg::new("c", 100.0, 50.0, 10.0);
+        hatched.hatch(0.0, 0.0, 10.0, 10.0, 1);
+        let mut plain = Svg::new("c", 100.0, 50.0, 10.0);
+        plain.rect(0.0, 0.0, 10.0, 10.0, "url(#c-h1)");
+        assert!(!plain.drawing().patches_to(&hatched.drawing()), "a pattern defined");
+        // The markup writes what the patch would set.
+        assert!(draw(20.0, "b", false).markup().contains(concat!(
+            r##"<rect x="0.0" y="0.0" width="10.0" height="20.0" fill="red" data-bytes="20"><title>b</title></rect>"##,
+            r##"<text x="1.0" y="10.2" fill="#000">20 GB</text>"##
+        )));
     }
 
     /// Issue 41: "a label that does not fit moves or wraps; a number is never cut".
