@@ -30,17 +30,22 @@ let html = fs.readFileSync(file, "utf8");
 
 /** Stylesheet minification that cannot change a rule: drops comments and
  * collapses whitespace outside strings; spaces next to `{`, `}`, `;`, `,` and `>`
- * go, and the space after a colon. */
+ * go, and the space after a colon. Comments and strings are found in one pass,
+ * whichever opens first: an apostrophe in a comment ("the header's") is not a
+ * string (it was, and everything after it up to the next one stayed unminified). */
 function minifyCss(css) {
+  const strings = /("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')/;
   return css
-    .split(/("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')/)
+    .split(new RegExp(`${strings.source.slice(0, -1)}|\\/\\*[\\s\\S]*?\\*\\/)`))
+    .map((part, i) => (i % 2 && part.startsWith("/*") ? " " : part))
+    .join("")
+    .split(strings)
     .map((part, i) =>
       // A space after a colon never matters ("a: b", "(max-width: 9px)"); one before
       // it can (".x :hover" is not ".x:hover"), so that one stays.
       i % 2
         ? part
         : part
-            .replace(/\/\*[\s\S]*?\*\//g, "")
             .replace(/\s+/g, " ")
             .replace(/\s*([{};,>])\s*/g, "$1")
             .replace(/: /g, ":"),
@@ -54,7 +59,8 @@ function minifyCss(css) {
  * `:root`, `html` and `body` hold goes on the shadow root's host and on the
  * figure's root (`.tmath-root`, a size container), and a width query asks
  * that root's width, not the host window's (a figure in a 720 px column of a
- * wide screen lays out as a 720 px frame would). Each rewrite must find its
+ * wide screen lays out as a 720 px frame would), and a rem is a frame's 16 px
+ * whatever the host's root font size. Each rewrite must find its
  * rule: a stylesheet that changed under it fails the build, not the figures. */
 function embedCss(css) {
   const rewrites = [
@@ -64,6 +70,9 @@ function embedCss(css) {
     [/:lang\(ko\) body\b/g, ".tmath-root:lang(ko)"],
     [/html:has\(\.figure\)/g, ".tmath-root"],
     [/@media \(max-width:/g, "@container (max-width:"],
+    // A rem is the host's root font size in a shadow root, not the 16 px a frame's page has:
+    // the figure's sizes stay a frame's on a host that sets html { font-size: 62.5% }.
+    [/(\d*\.?\d+)rem\b/g, (_, n) => `${+(Number(n) * 16).toFixed(3)}px`],
   ];
   for (const [from, to] of rewrites) {
     if (!css.match(from)) throw new Error(`styles/app.css: embedCss's ${from} matches nothing`);

@@ -106,7 +106,9 @@ cd "$(dirname "$0")/.."
 # 428 → 431 (issue 40): a chart's new drawing of the same elements sets only the attributes and
 # texts that moved (charts/svg.rs: each element kept as tag, attributes and text, and the patch),
 # 2.3 KiB (427.9 → 430.2).
-CEILING_KIB=${CEILING_KIB:-431}
+# 431 → 429: the stylesheet minified whole (an apostrophe in a comment had left most of it as
+# written), 1.7 KiB less (430.2 → 428.5).
+CEILING_KIB=${CEILING_KIB:-429}
 # The stable toolchain's fallback build is about 28 KiB larger (scripts/build.sh says so loudly).
 if [ "$(cat target/wasm-toolchain.txt 2>/dev/null)" = stable ]; then
   CEILING_KIB=$((CEILING_KIB + 30))

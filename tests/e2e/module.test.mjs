@@ -14,7 +14,7 @@ const env = startBrowser();
 function hostPage(figures, script) {
   const divs = figures.map((q, i) => `<h2>Figure ${i}</h2>\n<div data-tmath="${q.replaceAll("&", "&amp;")}" style="min-height:600px;max-width:720px"></div>`);
   return `<!doctype html><html lang="fr"><head><meta charset="utf-8"><title>Un article</title><link rel="icon" href="data:,">
-<style>h1, p, div, span, a { color: rgb(255, 0, 0) !important; font-size: 31px; } svg { display: none; } :root { --fg: rgb(0, 128, 0); }</style></head>
+<style>h1, p, div, span, a { color: rgb(255, 0, 0) !important; font-size: 31px; } svg { display: none; } :root { --fg: rgb(0, 128, 0); } html { font-size: 10px; }</style></head>
 <body><h1>Un article</h1><p>Texte de l'hôte.</p>
 ${divs.join("\n")}
 <script type="module" src="${script}"></script></body></html>`;
@@ -72,12 +72,15 @@ async function hostedFigures(host, figures, memory, memoryEn) {
     return {
       title: getComputedStyle(root.querySelector(".figure-title")).color,
       svg: getComputedStyle(root.querySelector("svg.plot")).display,
+      // 1.08rem in the stylesheet: a frame's 16 px rem, not the host's 10 px.
+      titleSize: getComputedStyle(root.querySelector(".figure-title")).fontSize,
       hostH1: getComputedStyle(document.querySelector("h1")).color,
       hostFont: getComputedStyle(document.querySelector("p")).fontSize,
     };
   });
   assert.notEqual(look.title, "rgb(255, 0, 0)", "the host's colour stays outside");
   assert.notEqual(look.svg, "none", "the host's svg rule stays outside");
+  assert.equal(look.titleSize, "17.28px", "the title's size is the frame's, whatever the host's root font size");
   assert.deepEqual([look.hostH1, look.hostFont], ["rgb(255, 0, 0)", "31px"], "the figure's stylesheet stays inside");
 
   // A control moves its own figure only, and never the host's address, title or language.
