@@ -1474,12 +1474,12 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
             "틀의 높이는 너비 360px부터 720px까지 어디서나 그림 전체가 들어가는 높이입니다. 그래서 스크립트를 실행하지 않는 페이지에서도, 휴대전화에서도 그림이 다 보입니다. 그래프가 늘거나 줄어 그 높이를 지킵니다. 스크립트를 실행하는 페이지라면 그림이 보내는 높이 메시지(tmath:resize)를 따를 수도 있습니다.",
         ),
         "embed-module-label" => (
-            "For a page that runs scripts: one module serves every figure on it",
-            "스크립트를 실행하는 페이지라면: 모듈 하나가 페이지의 모든 그림을 띄웁니다",
+            "For a page that runs scripts: one module for every figure",
+            "스크립트를 실행하는 페이지에: 모든 그림에 모듈 하나",
         ),
         "embed-module-note" => (
-            "Paste the <script> line once per page, however many figures it holds: the calculator then loads once for all of them, where every frame loads its own, and each figure appears as it comes near the screen. Each keeps its own state, and its styles stay apart from the page's.",
-            "<script> 줄은 그림이 몇 개든 페이지에 한 번만 붙이면 됩니다. 틀은 그림마다 계산기를 따로 불러오지만 모듈은 모든 그림에 한 번만 불러오고, 그림은 화면 가까이 왔을 때 나타납니다. 그림마다 상태는 따로이고, 스타일은 페이지의 스타일과 섞이지 않습니다.",
+            "Paste the <script> line once per page, however many figures it holds: the calculator then loads once for all of them, whereas each frame loads its own copy, and each figure appears as it comes near the screen. Each figure keeps its own state; the page's styles do not reach it, nor its styles the page.",
+            "<script> 줄은 그림이 몇 개든 페이지에 한 번만 붙이면 됩니다. 틀은 그림마다 계산기를 따로 불러오지만 모듈은 모든 그림에 한 번만 불러오고, 그림은 화면 가까이 왔을 때 나타납니다. 그림마다 상태가 따로 유지되고, 페이지의 스타일과 그림의 스타일은 서로 섞이지 않습니다.",
         ),
         "close" => ("Close", "닫기"),
         "frame-title" => ("Transformer Math calculator", "트랜스포머 수학 계산기"),
