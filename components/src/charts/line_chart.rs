@@ -133,7 +133,8 @@ fn draw(text: &mut Svg, s: &LineScene) {
     let y_labels: Vec<String> = yt.iter().map(|&t| s.y.tick(t, s.lang)).collect();
     // The axis is as wide as its widest label; a mark's label needs a line above the plot.
     let axis_w = y_labels.iter().map(|l| text.width(l)).fold(0.0, f64::max);
-    let a = Area { left: axis_w + 0.9 * em, top: top * em, right: w - 0.9 * em, bottom: h - (2.1 + names) * em };
+    // A point's dot (0.42 em) on the y axis stays clear of the tick labels beside it.
+    let a = Area { left: axis_w + 1.1 * em, top: top * em, right: w - 0.9 * em, bottom: h - (2.1 + names) * em };
     let x = |v: f64| log_pos(v, x0, x1, a.left, a.right);
     let y = |v: f64| log_pos(v, y0, y1, a.bottom, a.top);
     for &t in &yt {
@@ -229,7 +230,7 @@ fn draw(text: &mut Svg, s: &LineScene) {
         text.patched_text(&p.label, (lx, ly), align, base, true, (th.fg_css, th.bg_css));
     }
     for (&t, label) in yt.iter().zip(&y_labels) {
-        text.text(label, a.left - 0.45 * em, y(t), Align::Right, Baseline::Middle, false, th.fg_css);
+        text.text(label, a.left - 0.65 * em, y(t), Align::Right, Baseline::Middle, false, th.fg_css);
     }
     for &t in &xt {
         // A label at the right edge ends there rather than past it.
