@@ -3,6 +3,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
+import { spawnSync } from "node:child_process";
 import { launch, ROOT } from "../e2e/harness.mjs";
 import {
   DESKTOP,
@@ -91,6 +92,10 @@ const fetched = new Set();
 }
 const loaded = sizes.filter((s) => fetched.has(s.file));
 const transfer = loaded.reduce((a, s) => a + s.gz, 0);
+// The ceiling's own count: GNU gzip -9, whose deflate packs the wasm about 3.5 KB tighter than
+// Node's zlib at level 9 (2026-12-06), so the two figures differ by that much.
+// (Over the ceiling the script fails, and still prints its figure.)
+const visitSize = spawnSync("bash", ["scripts/visit-size.sh"], { cwd: ROOT, encoding: "utf8" }).stdout.match(/([\d.]+) KiB gz: what one visit fetches/)?.[1];
 const appFirst = await firstPaint(app.url);
 const blankFirst = await firstPaint(blank.url);
 
@@ -256,7 +261,7 @@ const lines = [
   "",
   "| figure | measured | budget |",
   "|---|---|---|",
-  `| page transfer, gzipped (every file one visit fetches: ${loaded.length}) | ${kib(transfer)} KiB | ceiling ${ceiling} KiB (\`scripts/visit-size.sh\`) |`,
+  `| page transfer, gzipped (every file one visit fetches: ${loaded.length}) | ${kib(transfer)} KiB (Node's zlib, level 9); ${visitSize} KiB as \`scripts/visit-size.sh\` counts it (gzip -9) | ceiling ${ceiling} KiB (\`scripts/visit-size.sh\`) |`,
   `| desktop: navigation → first result painted, cold (Element Timing, median of 15) | ${appFirst.toFixed(0)} ms; floor (blank Leptos page) ${blankFirst.toFixed(0)} ms: ${x(appFirst, blankFirst)} | ≤ 1.5× |`,
   `| phone: navigation → first result painted, cold (median of 7) | ${phoneFirst.toFixed(0)} ms; floor ${phoneBlankFirst.toFixed(0)} ms: ${x(phoneFirst, phoneBlankFirst)} | ≤ 1.5× |`,
   ...["desktop", "phone"].map((p) => {
