@@ -17,6 +17,8 @@ function hostPage(figures, script) {
 <style>h1, p, div, span, a { color: rgb(255, 0, 0) !important; font-size: 31px; } svg { display: none; } :root { --fg: rgb(0, 128, 0); } html { font-size: 10px; }</style></head>
 <body><h1>Un article</h1><p>Texte de l'hôte.</p>
 ${divs.join("\n")}
+<script type="module" src="${script}"></script>
+<!-- A second figure's snippet pasted whole brings the same script again: a module runs once per page. -->
 <script type="module" src="${script}"></script></body></html>`;
 }
 
@@ -58,6 +60,9 @@ async function hostedFigures(host, figures, memory, memoryEn) {
     const [training] = await chartBars(hosts[i], "memory-chart");
     assert.deepEqual(training, want, `figure ${i}: the core's bytes`);
   }
+  // One figure in each element, though the script is on the page twice.
+  const counts = await page.$$eval("[data-tmath]", (hs) => hs.map((h) => h.shadowRoot.querySelectorAll(".figure").length));
+  assert.deepEqual(counts, figures.map(() => 1));
   // Each figure in its own language, on its own root.
   const langs = await page.$$eval("[data-tmath]", (hs) => hs.map((h) => h.shadowRoot.querySelector(".tmath-root").lang));
   assert.deepEqual(langs, ["ko", "en", "ko", "en"]);
