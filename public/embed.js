@@ -10,7 +10,8 @@
 // and a figure with its own state (mount_figure). With data-loading="lazy" a
 // figure mounts as it comes near the screen, as a lazy iframe loads; the others
 // mount at once. One figure per task: the reader's scrolling waits for one at
-// most. scripts/post-build.mjs puts the glue's and the wasm's names in place of GLUE and WASM.
+// most. Elements added later (a page its own script renders) are taken as
+// they arrive. scripts/post-build.mjs puts the glue's and the wasm's names in place of GLUE and WASM.
 import init, { mount_figure } from "./GLUE.js";
 
 const base = new URL("./", import.meta.url).href;
@@ -52,7 +53,19 @@ const near = new IntersectionObserver(
   },
   { rootMargin: "1250px 0px" },
 );
-for (const host of document.querySelectorAll("[data-tmath]")) {
+function take(host) {
   if (host.dataset.loading === "lazy") near.observe(host);
   else mount(host);
 }
+for (const host of document.querySelectorAll("[data-tmath]")) take(host);
+// A host that writes its article after this runs (a page its own script renders)
+// gets its figures as the elements arrive.
+new MutationObserver((records) => {
+  for (const r of records) {
+    for (const n of r.addedNodes) {
+      if (n.nodeType !== 1) continue;
+      if (n.matches("[data-tmath]")) take(n);
+      for (const host of n.querySelectorAll("[data-tmath]")) take(host);
+    }
+  }
+}).observe(document.documentElement, { childList: true, subtree: true });

@@ -19,7 +19,15 @@ function hostPage(figures, script) {
 ${divs.join("\n")}
 <script type="module" src="${script}"></script>
 <!-- A second figure's snippet pasted whole brings the same script again: a module runs once per page. -->
-<script type="module" src="${script}"></script></body></html>`;
+<script type="module" src="${script}"></script>
+<script>
+  // A page its own script renders: one more figure arrives after the module has run.
+  setTimeout(() => {
+    const late = document.createElement("section");
+    late.innerHTML = '<div data-tmath="view=chinchilla&amp;lang=ko" style="min-height:530px;max-width:720px"></div>';
+    document.body.append(late);
+  }, 1500);
+</script></body></html>`;
 }
 
 test("one module serves every figure of another site's page: own state, the core's bytes, the host untouched", async () => {
@@ -50,9 +58,11 @@ async function hostedFigures(host, figures, memory, memoryEn) {
   page.on("response", (r) => r.status() >= 400 && problems.push(`${r.status()}: ${r.url()}`));
   await page.goto(`${host.base}post.html`);
   // Playwright's CSS selectors pierce open shadow roots.
-  await page.waitForFunction((n) => [...document.querySelectorAll("[data-tmath]")].filter((h) => h.shadowRoot?.querySelector(".figure-title")).length === n, figures.length);
+  await page.waitForFunction((n) => [...document.querySelectorAll("[data-tmath]")].filter((h) => h.shadowRoot?.querySelector(".figure-title")).length >= n, figures.length);
   await page.waitForSelector('[data-tmath] [data-testid="memory-chart"] rect[data-bytes]');
 
+  // The figure the page added after the module ran mounts too.
+  await page.waitForFunction(() => document.querySelector('section [data-tmath]')?.shadowRoot?.querySelector(".figure-title"), null, { timeout: 10000 });
   const hosts = await page.$$("[data-tmath]");
   for (const [i, pairs] of [[0, memory], [1, memoryEn]]) {
     const core = tmathJson(pairs);
@@ -62,10 +72,10 @@ async function hostedFigures(host, figures, memory, memoryEn) {
   }
   // One figure in each element, though the script is on the page twice.
   const counts = await page.$$eval("[data-tmath]", (hs) => hs.map((h) => h.shadowRoot.querySelectorAll(".figure").length));
-  assert.deepEqual(counts, figures.map(() => 1));
+  assert.deepEqual(counts, [...figures, "late"].map(() => 1));
   // Each figure in its own language, on its own root.
   const langs = await page.$$eval("[data-tmath]", (hs) => hs.map((h) => h.shadowRoot.querySelector(".tmath-root").lang));
-  assert.deepEqual(langs, ["ko", "en", "ko", "en"]);
+  assert.deepEqual(langs, ["ko", "en", "ko", "en", "ko"]);
   assert.match(await hosts[0].$eval(".figure-title", (e) => e.textContent), /GPU당 메모리/);
   assert.match(await hosts[1].$eval(".figure-title", (e) => e.textContent), /Memory per GPU/);
   // The bad key is that figure's notice; the host page shows no error.
