@@ -182,9 +182,9 @@ console.log(
 
 // 1b. The module that serves figures to other pages (public/embed.js, where
 // the site has one): the glue's and the wasm's names in place of GLUE and
-// WASM, and embed-<hash>.css,
-// the site's stylesheet for a figure in a shadow root (embedCss). embed.js
-// keeps its name: hosts link to it.
+// WASM, and embed-<hash>.css, the site's stylesheet for a figure in a shadow
+// root (embedCss); embed.js keeps its name: hosts link to it. And its demo
+// page, figures-module.html (moduleFigures).
 const embedJs = path.join(dir, "embed.js");
 if (fs.existsSync(embedJs)) {
   const appCss = fs.readdirSync(dir).find((f) => /^app-[0-9a-f]+\.css$/.test(f));

@@ -38,8 +38,6 @@ export function articleSite(appDir, blankDir, outDir) {
   return { frames, app: "article.html", blank: "article-blank.html", module: "article-module.html" };
 }
 
-
-
 /**
  * Loads an article page in a fresh context of `profile` (cold: no HTTP or code
  * cache) and waits until every one of its `frames` has shown its mark (a

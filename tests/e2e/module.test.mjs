@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
-import { startBrowser, serve, tmathJson, ensureArtifacts, chartBars, PART_KEYS } from "./harness.mjs";
+import { startBrowser, serve, open, tmathJson, ensureArtifacts, chartBars, PART_KEYS } from "./harness.mjs";
 
 const env = startBrowser();
 
@@ -50,13 +50,8 @@ test("one module serves every figure of another site's page: own state, the core
 });
 
 async function hostedFigures(host, figures, memory, memoryEn) {
-  const context = await env.browser.newContext({ viewport: { width: 1360, height: 1000 } });
-  const page = await context.newPage();
-  const problems = [];
-  page.on("console", (m) => m.type() === "error" && problems.push(`console: ${m.text()}`));
-  page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-  page.on("response", (r) => r.status() >= 400 && problems.push(`${r.status()}: ${r.url()}`));
-  await page.goto(`${host.base}post.html`);
+  // Two origins serve this page: no request is foreign here.
+  const { page, context, problems } = await open(env.browser, `${host.base}post.html`, { ready: "[data-tmath]" });
   // Playwright's CSS selectors pierce open shadow roots.
   await page.waitForFunction((n) => [...document.querySelectorAll("[data-tmath]")].filter((h) => h.shadowRoot?.querySelector(".figure-title")).length >= n, figures.length);
   await page.waitForSelector('[data-tmath] [data-testid="memory-chart"] rect[data-bytes]');
@@ -127,12 +122,11 @@ async function hostedFigures(host, figures, memory, memoryEn) {
 }
 
 test("the module's demo page (figures-module.html): lazy figures mount as the reader nears them, at their frames' heights", async () => {
-  const context = await env.browser.newContext({ viewport: { width: 390, height: 844 } });
-  const page = await context.newPage();
-  const problems = [];
-  page.on("console", (m) => m.type() === "error" && problems.push(`console: ${m.text()}`));
-  page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-  await page.goto(`${env.server.base}figures-module.html`);
+  const { page, context, problems } = await open(env.browser, `${env.server.base}figures-module.html`, {
+    origin: env.server.origin,
+    viewport: { width: 390, height: 844 },
+    ready: "[data-tmath]",
+  });
   await page.waitForSelector("[data-tmath] .figure-title");
   await page.waitForTimeout(300);
   const mounted = () => page.$$eval("[data-tmath]", (hs) => hs.map((h) => !!h.shadowRoot));

@@ -120,15 +120,15 @@ pub fn EmbedDialog() -> impl IntoView {
         copied_module.set(false);
     });
     let frame_title = move || format!("{} · {}", i18n::view_title(ctx.lang.get(), view()), ctx.t("frame-title"));
+    // The reported height, or until both frames report, the figure's own from the layout table.
+    let figure_height = move || height.get().unwrap_or_else(|| crate::layout::figure(view()).height as i32);
     let code = move || {
-        let h = height.get().or(Some(crate::layout::figure(view()).height as i32));
-        src.with(|src| h.filter(|_| !src.is_empty()).map(|h| snippet(src, &frame_title(), h))).unwrap_or_default()
+        src.with(|src| (!src.is_empty()).then(|| snippet(src, &frame_title(), figure_height()))).unwrap_or_default()
     };
     let module_code = move || {
-        let h = height.get().unwrap_or(crate::layout::figure(view()).height as i32);
         src.with(|src| {
             src.split_once('?')
-                .map(|(_, query)| module_snippet(query, &format!("{}embed.js", site_dir()), h))
+                .map(|(_, query)| module_snippet(query, &format!("{}embed.js", site_dir()), figure_height()))
                 .unwrap_or_default()
         })
     };
@@ -218,12 +218,9 @@ pub fn EmbedDialog() -> impl IntoView {
                                 src=move || src.get()
                                 title=frame_title
                                 width=COLUMN_PX
-                                // Until it reports, tall enough that no scrollbar narrows the
-                                // figure below 720 px (which would change its height).
-                                style=move || {
-                                    let h = height.get().or(Some(crate::layout::figure(view()).height as i32));
-                                    format!("height:{}px", h.unwrap_or(1600))
-                                }
+                                // Until it reports, the figure's own height: no scrollbar narrows
+                                // the figure below 720 px (which would change its height).
+                                style=move || format!("height:{}px", figure_height())
                             ></iframe>
                             // The same figure at a phone's width, out of sight: it only reports its height.
                             <iframe
