@@ -282,10 +282,15 @@ fn receipt(r: &Report) -> String {
         format_sig(sv.flops_per_gpu / 1e12)
     );
     s += &format!(
-        "  time per output token      {:>10} ms   {}-bound at {} GB/s (memory {} ms, compute {} ms, {} kernels {} ms, TP {} ms, PP {} ms, host {} ms); compute-bound from batch {} at a short context; at this context {}\n",
+        "  time per output token      {:>10} ms   {}-bound at {} GB/s{} (memory {} ms, compute {} ms, {} kernels {} ms, TP {} ms, PP {} ms, host {} ms); compute-bound from batch {} at a short context; at this context {}\n",
         format_sig(v.tpot_seconds * 1e3),
         if v.decode_bound == tmath::serving::Bound::Memory { "memory" } else { "compute" },
         format_sig(sv.hbm_bytes_per_s / 1e9),
+        if v.weight_read_share < 1.0 {
+            format!(", the weights at {} of it ({}'s kernels)", format_sig(v.weight_read_share), sv.inference_dtype.as_str())
+        } else {
+            String::new()
+        },
         format_sig(v.decode.memory * 1e3),
         format_sig(v.decode.compute * 1e3),
         format_count(tmath::serving::time::kernels_per_step(c) * sv.serve_pp as f64),

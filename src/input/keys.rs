@@ -785,7 +785,7 @@ key_table! {
     },
     ServeTflops => Key {
         name: "serve-tflops", aliases: &[], kind: real(1e-3, 1e7),
-        help: help!("serving: achieved prefill TFLOP/s per GPU (default the GPU's measured BF16 matmul ceiling; twice it for fp8 weights on FP8 tensor cores)"),
+        help: help!("serving: achieved prefill TFLOP/s per GPU (default the GPU's measured BF16 matmul ceiling; 1.92× it for fp8 weights on FP8 tensor cores, measured on Hopper)"),
         access: Access::Calc {
             get: |s| s.serve_tflops.and_then(num),
             shown: Some(|s| Value::Num(s.resolved_serve_tflops())),

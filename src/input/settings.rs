@@ -101,7 +101,7 @@ pub struct Settings {
     pub mem_util: f64,
     /// Unset: the GPU's datasheet bandwidth × its achieved share, GB/s.
     pub hbm_gbs: Option<f64>,
-    /// Unset: the GPU's achieved τ (twice it for FP8 weights on FP8 tensor cores), TFLOP/s.
+    /// Unset: the GPU's BF16 matmul ceiling (the FP8 one for FP8 weights on FP8 tensor cores), TFLOP/s.
     pub serve_tflops: Option<f64>,
     /// The engine's host time per decode step that the GPU waits for, ms.
     pub host_ms: f64,
@@ -573,12 +573,14 @@ impl Settings {
     }
 
     /// Prefill's achieved TFLOP/s after defaults: given, else the GPU's measured
-    /// BF16 matmul ceiling ([`crate::catalog::Gpu::matmul_tflops`]), twice it for
-    /// FP8 weights on a GPU with FP8 tensor cores (compute capability 8.9 and up:
-    /// Ada, Hopper, Blackwell; their FP8 dense peak is twice BF16's).
+    /// BF16 matmul ceiling ([`crate::catalog::Gpu::matmul_tflops`]), for FP8
+    /// weights on a GPU with FP8 tensor cores (compute capability 8.9 and up:
+    /// Ada, Hopper, Blackwell) the measured FP8 ceiling
+    /// ([`crate::catalog::FP8_MATMUL_OVER_BF16`], 1.92× it).
     pub fn resolved_serve_tflops(&self) -> f64 {
         let fp8 = self.inference_dtype == InferenceDtype::Fp8 && self.gpu.sm >= 89;
-        self.serve_tflops.unwrap_or(self.gpu.matmul_tflops() * if fp8 { 2.0 } else { 1.0 })
+        let ratio = if fp8 { crate::catalog::FP8_MATMUL_OVER_BF16 } else { 1.0 };
+        self.serve_tflops.unwrap_or(self.gpu.matmul_tflops() * ratio)
     }
 
     /// Allocator fragmentation after defaults, % of the formulas' total: 0

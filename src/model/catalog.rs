@@ -108,6 +108,14 @@ const MEDIAN_SHARE: f64 = 0.908;
 /// shares (H100 SXM 0.801, A100 PCIe 0.822, GH200 0.830, A100 SXM 0.859): 0.826.
 const MEDIAN_MATMUL_SHARE: f64 = 0.826;
 
+/// The FP8 matmul ceiling over the BF16 one, on a GPU with FP8 tensor cores:
+/// tilelang's FP8 GEMM on an H800 SXM, M = N = 8192, K = 16384, 1,523 TFLOP/s
+/// (tile-ai/tilelang `benchmark/matmul_fp8/README.md` @128a796), over the same
+/// chip's BF16 maximum achievable matmul, 792.1 (the H100 SXM's,
+/// stas00/ml-engineering): 1.92, where the datasheets' ratio is 2. Other FP8
+/// GPUs (Ada, Blackwell) take Hopper's measured ratio: an assumption.
+pub const FP8_MATMUL_OVER_BF16: f64 = 1523.0 / 792.1;
+
 pub static GPUS: &[Gpu] = &[
     Gpu {
         name: "a100-80gb",

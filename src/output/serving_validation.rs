@@ -87,8 +87,9 @@ impl Measure {
 /// What the calculator knowingly leaves out for a row (the page says it in its language).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Gap {
-    /// FP8 prefill at the tensor cores' 2× of the BF16 matmul ceiling, where
-    /// TensorRT-LLM 0.8 measured about 1.2×: no FP8 matmul ceiling is published beside BF16's.
+    /// FP8 prefill at the measured FP8 matmul ceiling, 1.92× the BF16 one
+    /// (tilelang's GEMM on an H800), where TensorRT-LLM 0.8's prefill reached
+    /// about 1.2×: its FP8 context phase, not the tensor cores, bounds it.
     Fp8Prefill,
     /// A 128-token prompt's GEMMs are one tile tall: they reach neither the
     /// bandwidth nor the matmul ceiling (the shape's own rate is issue 39's).
@@ -158,6 +159,15 @@ macro_rules! gpt_fast {
     };
 }
 
+/// gpt-fast's int8 weight-only rows (`quantize.py --mode int8`: every linear
+/// layer's weights in int8 with one bf16 scale per output channel, the
+/// embedding in bf16), otherwise as [`gpt_fast!`].
+macro_rules! gpt_fast_int8 {
+    ($rest:literal) => {
+        concat!("gpu=a100-80gb&inference-dtype=int8&prompt-tokens=5&output-tokens=200&", $rest)
+    };
+}
+
 /// TensorRT-LLM 0.8.0's tables: FP16 weights and cache on the A100, FP8 weights
 /// and cache (`quant_algo` and `kv_cache_quant_algo` FP8) on the H100, H200 and L40S.
 macro_rules! trt_fp8 {
@@ -206,7 +216,8 @@ const fn vllm_fit(intercept_ms: f64, slope_ms: f64, input: f64) -> f64 {
 
 /// The table. How the runs were chosen: every 16-bit and FP8 row of the
 /// sources whose model, GPU, format, replica, batch and lengths are stated
-/// (integer and 4-bit weight formats wait for their bandwidth shares, issue 37).
+/// (gpt-fast's int4 rows are left out: its groups of 32 keep a bf16 scale
+/// and zero each, 5 bits a weight, a format the calculator does not name).
 pub static ROWS: &[Row] = &[
     gpt_fast("gpt-fast-llama-2-7b", "Llama-2-7B", gpt_fast!("model=llama-2-7b"), 104.9),
     gpt_fast("gpt-fast-llama-2-7b-tp2", "Llama-2-7B", gpt_fast!("model=llama-2-7b&serve-tp=2"), 168.84),
@@ -224,6 +235,18 @@ pub static ROWS: &[Row] = &[
     gpt_fast("gpt-fast-mixtral-tp2", "Mixtral-8x7B", gpt_fast!("model=mixtral-8x7b&serve-tp=2"), 96.67),
     gpt_fast("gpt-fast-mixtral-tp4", "Mixtral-8x7B", gpt_fast!("model=mixtral-8x7b&serve-tp=4"), 155.35),
     gpt_fast("gpt-fast-mixtral-tp8", "Mixtral-8x7B", gpt_fast!("model=mixtral-8x7b&serve-tp=8"), 227.82),
+    gpt_fast("gpt-fast-llama-2-7b-int8", "Llama-2-7B", gpt_fast_int8!("model=llama-2-7b"), 155.58),
+    gpt_fast("gpt-fast-llama-2-70b-int8", "Llama-2-70B", gpt_fast_int8!("model=llama-2-70b"), 19.13),
+    gpt_fast("gpt-fast-llama-3.1-8b-int8", "Llama-3.1-8B", gpt_fast_int8!("model=llama-3-8b"), 137.64),
+    gpt_fast("gpt-fast-llama-3.1-70b-int8", "Llama-3.1-70B", gpt_fast_int8!("model=llama-3-70b"), 18.04),
+    gpt_fast("gpt-fast-llama-2-70b-int8-tp8", "Llama-2-70B", gpt_fast_int8!("model=llama-2-70b&serve-tp=8"), 80.44),
+    gpt_fast("gpt-fast-llama-3.1-70b-int8-tp8", "Llama-3.1-70B", gpt_fast_int8!("model=llama-3-70b&serve-tp=8"), 75.58),
+    gpt_fast(
+        "gpt-fast-llama-3.1-405b-int8-tp8",
+        "Llama-3.1-405B",
+        gpt_fast_int8!("model=llama-3-405b&serve-tp=8"),
+        15.60,
+    ),
     // torchao's `generate.py`: the prompt "Hello, my name is" (6 tokens), 200 new tokens, --compile.
     row(
         "torchao-llama-2-7b-a100",

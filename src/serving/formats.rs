@@ -23,6 +23,7 @@
 //!   tokenizer, 0.7–8 MB) is not counted.
 
 use crate::arch::Architecture;
+use crate::catalog::Share;
 use crate::config::{Config, InferenceDtype};
 
 /// What a tensor is, as the formats' rules tell tensors apart.
@@ -336,6 +337,74 @@ pub fn bytes_per_param(c: &Config) -> f64 {
     weight_bytes(c) / c.params.get().max(1.0)
 }
 
+/// The share of the memory bandwidth that 16-bit weights reach which a
+/// format's decode kernels reach, at a small batch: what the kernel's own
+/// dequantization and scaling cost beside the bytes it saves. Taken at the
+/// kernel level where one was published, since the per-kernel floor
+/// ([`crate::serving::time::KERNEL_FLOOR_S`]) is counted apart (an end-to-end
+/// ratio holds that floor once more). `docs/research/quantized-bandwidth.md`
+/// holds every figure found.
+pub fn read_share(f: InferenceDtype) -> Share {
+    use InferenceDtype as D;
+    match f {
+        D::Fp32 | D::Fp16 | D::Bf16 => Share {
+            share: 1.0,
+            source: "the GPU's achieved share, measured with 16-bit weights",
+        },
+        D::Fp8 => Share {
+            share: 0.75,
+            source: "vLLM PR #20071 (B200, CUTLASS scaled_mm, M = 1, N = 28672, K = 4096): FP8 weights with per-token activation scales 8.76 TFLOP/s against torch's BF16 5.81 at half the bytes, 0.75; TensorRT-LLM's quantization blog measures 0.77 end to end on an H100 at batch 1 (1.51× at 0.51 of the bytes)",
+        },
+        D::Int8 => Share {
+            share: 0.69,
+            source: "vLLM PR #23197 (H100, Llama 3.1 8B, batch 1, 256 tokens in and 32 out, Marlin's W8A16 kernel): 0.186 s against BF16's 0.236 s at 0.54 of the bytes, 0.69, end to end (its prefill and floor in both: a lower bound)",
+        },
+        D::Int4 | D::GptqInt4 | D::AwqInt4 => Share {
+            share: 0.80,
+            source: "Marlin's bench.py in vLLM PR #2497 (batch 1, group 128): 3.12× torch's FP16 at 0.258 of its bytes, 0.80, on a GPU of 1.16 TB/s or more (an A100's class); Marlin's README reports the ideal 3.87× (1.0) on an A10 of 0.6 TB/s",
+        },
+        D::Nvfp4 => Share {
+            share: 0.56,
+            source: "vLLM PR #38338 (RTX 5090, Triton NVFP4 GEMM, M = 1): large N and K \"all hit ~2x\" BF16 at 0.28 of the bytes, 0.56; CUTLASS's untuned W4A4 on SM100 reached 0.18–0.21 (vLLM PR #20646)",
+        },
+        D::Mxfp4 => Share {
+            share: 1.0,
+            source: "assumption: no measurement of an MXFP4 kernel's bandwidth was found; the 16-bit share",
+        },
+        D::GgufQ8 | D::GgufQ6K | D::GgufQ5KM | D::GgufQ4KM | D::GgufQ4 | D::GgufQ3KM => Share {
+            share: 1.0,
+            source: "llama.cpp PR #4766 (RTX 4090, llama-bench tg128, Llama 7B): F16 61.03 and Q8_0 98.13 tokens/s solve to one bandwidth, 1.02 TB/s (the datasheet's), and one per-token floor of 3.2 ms; F16 and Q4_0 on the same card give 0.97 TB/s (XiongjieDai/GPU-Benchmarks-on-LLM-Inference)",
+        },
+    }
+}
+
+/// How long `c`'s weights take to read against 16-bit weights of the same
+/// bytes: 1/[`read_share`] for the tensors in the format's own type, 1 for
+/// those it keeps in 16 or 32 bits (the norms, a GPTQ file's embeddings and
+/// output layer, MXFP4's attention), weighed by their bytes; the input
+/// embedding, looked up and not read, left out.
+pub fn read_time_factor(c: &Config) -> f64 {
+    let f = c.serving.inference_dtype;
+    let share = read_share(f).share;
+    if share >= 1.0 || nominal_bytes(f).is_some() {
+        return 1.0 / share;
+    }
+    let a = &c.arch;
+    let (mut narrow, mut all) = (0.0, 0.0);
+    for t in tensors(a).iter().filter(|t| t.role != Role::Embedding || a.tie_embeddings) {
+        let bits = tensor_bits(f, a, t);
+        let bytes = t.params * bits / 8.0;
+        all += bytes;
+        if bits < 16.0 {
+            narrow += bytes;
+        }
+    }
+    if all <= 0.0 {
+        return 1.0;
+    }
+    (narrow / share + (all - narrow)) / all
+}
+
 /// What a decode step can leave unread, in the format's bytes per parameter,
 /// from one pass over the shape: the input embedding's (a GGUF or GPTQ file
 /// keeps it wider than the matrices) and the routed experts'.
@@ -383,6 +452,46 @@ mod tests {
             let exact = m.arch.exact_params().get();
             assert!((sum - exact).abs() <= 1e-9 * exact, "{}: {sum} vs {exact}", m.name);
         }
+    }
+
+    /// Each format's share is its source's arithmetic: vLLM #20071's FP8 8.764737
+    /// against BF16 5.807663 TFLOP/s at half the bytes; #23197's int8 0.236 s
+    /// against 0.186 s at 0.54 of the bytes; #2497's Marlin 3.12× at 0.258 of
+    /// them; #38338's NVFP4 2× at 4.5/16 of them.
+    #[test]
+    fn read_shares_are_their_sources_ratios() {
+        let share = |f| read_share(f).share;
+        assert!((share(InferenceDtype::Fp8) - 8.764737 / 5.807663 * 0.5).abs() < 0.005);
+        assert!((share(InferenceDtype::Int8) - 0.236 / 0.186 * 0.54).abs() < 0.005);
+        assert!((share(InferenceDtype::GptqInt4) - 3.12 * 0.258).abs() < 0.005);
+        assert!((share(InferenceDtype::Nvfp4) - 2.0 * 4.5 / 16.0).abs() < 0.005);
+        for f in [InferenceDtype::Bf16, InferenceDtype::Fp16, InferenceDtype::Fp32, InferenceDtype::GgufQ4KM] {
+            assert_eq!(share(f), 1.0);
+        }
+    }
+
+    /// A GPTQ file keeps its output layer and norms in 16 bits, read at the
+    /// 16-bit share: Llama 3 8B's blocks hold 4.1565 + 32/out bits a weight,
+    /// its 525M-parameter output layer 16; the factor lies between 1 and 1/0.8.
+    #[test]
+    fn read_time_weighs_the_wide_tensors() {
+        let c = crate::link::config("model=llama-3-8b&inference-dtype=gptq-int4").unwrap();
+        let a = &c.arch;
+        let f = InferenceDtype::GptqInt4;
+        let (mut narrow, mut wide) = (0.0, 0.0);
+        for t in tensors(a).iter().filter(|t| t.role != Role::Embedding) {
+            let b = t.params * tensor_bits(f, a, t) / 8.0;
+            if t.role.is_block_linear() {
+                narrow += b
+            } else {
+                wide += b
+            }
+        }
+        let by_hand = (narrow / 0.8 + wide) / (narrow + wide);
+        assert!((read_time_factor(&c) - by_hand).abs() < 1e-12);
+        assert!(by_hand > 1.0 && by_hand < 1.25, "{by_hand}");
+        let int4 = crate::link::config("model=llama-3-8b&inference-dtype=int4").unwrap();
+        assert_eq!(read_time_factor(&int4), 1.0 / 0.8);
     }
 
     /// ggml-common.h's blocks: q4_0 18 bytes per 32 (4.5 bits), q8_0 34 (8.5),

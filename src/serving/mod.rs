@@ -64,6 +64,8 @@ pub struct ServingReport {
     pub usd_per_million_output_tokens: f64,
     /// A decode step's parts, seconds (the roofline's two sides and the collectives).
     pub decode: time::Step,
+    /// The share of 16-bit weights' bandwidth the format's kernels reach ([`formats::read_share`]).
+    pub weight_read_share: f64,
 }
 
 /// The serving numbers of `c`.
@@ -107,5 +109,6 @@ pub fn evaluate(c: &Config) -> ServingReport {
         request_seconds: ttft + s.output_tokens as f64 * tpot,
         usd_per_million_output_tokens: gpus as f64 * c.system.usd_per_gpu_hour / 3600.0 / per_second * 1e6,
         decode,
+        weight_read_share: formats::read_share(s.inference_dtype).share,
     }
 }

@@ -180,11 +180,13 @@ pub fn kernel_seconds(c: &Config) -> f64 {
 
 /// One stage of a step over `tokens` tokens at once (`new` of them new, each
 /// attending over `context` tokens): its memory side, its arithmetic and its
-/// all-reduces. The stage holds ⌈L/p⌉ layers and 1/p of the weights.
+/// all-reduces. The stage holds ⌈L/p⌉ layers and 1/p of the weights, read at
+/// the format's share of the bandwidth ([`formats::read_time_factor`]).
 fn stage(c: &Config, tokens: f64, weights: f64, kv: f64, attention_flops: f64) -> (f64, f64, f64) {
     let s = &c.serving;
     let (t, p) = (s.serve_tp as f64, s.serve_pp as f64);
-    let memory = (weights + kv) / s.hbm_bytes_per_s;
+    // A quantized format's kernels reach less of the bandwidth than 16-bit weights ([`formats::read_share`]).
+    let memory = (weights * formats::read_time_factor(c) + kv) / s.hbm_bytes_per_s;
     // 2 FLOPs per weight a token multiplies by: every active one but the input embedding's, which is looked up.
     let dense = 2.0 * (c.active_params.get() - input_embedding(c)) * tokens / (t * p);
     let compute = (dense + attention_flops / t) / s.flops_per_gpu;
