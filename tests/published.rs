@@ -1893,3 +1893,39 @@ fn post_training_phases() {
         .unwrap();
     assert_eq!(zero.status.code(), Some(2));
 }
+
+/// Issue 39: DeepSeek-V3's pre-training at the H800's default rate within 25 %
+/// of its 2,664K GPU-hours (`tmath::throughput::WHOLE_RUNS`, its setup there).
+///
+/// Each rank reduces its dense weights over the 128 ranks that hold them, and
+/// its 1/64 of the routed experts over the 2 ranks that hold those
+/// (t·d/(etp·ep) = 128/64). Counting every weight over 128 ranks read 339 GB a
+/// step and 6.6 s of it exposed: 3.82M GPU-hours (+44 %).
+#[test]
+fn deepseek_v3_pretraining_gpu_hours() {
+    use tmath::throughput::{whole_run_hours, WHOLE_RUNS, WHOLE_RUN_LIMIT};
+    let run = &WHOLE_RUNS[0];
+    let hours = whole_run_hours(run).expect("its query loads");
+    println!(
+        "{}: {:.3}M GPU-hours against {:.3}M ({:+.1} %)",
+        run.model,
+        hours / 1e6,
+        run.gpu_hours / 1e6,
+        100.0 * (hours / run.gpu_hours - 1.0)
+    );
+    assert!((hours / run.gpu_hours - 1.0).abs() <= WHOLE_RUN_LIMIT, "{hours}");
+    assert_eq!(WHOLE_RUN_LIMIT, 0.25, "the issue's threshold, pinned");
+
+    // The data-parallel traffic by hand: ZeRO-1's (g − 1)/g·(G + W), fp32 gradients and bf16
+    // weights, twice a stage's weights on a DualPipe rank.
+    let c = tmath::link::config(run.query).unwrap();
+    assert_eq!(c.layout.gpus(), 2048);
+    let a = c.arch;
+    let experts = c.params.get() * a.expert_params().get() / a.exact_params().get();
+    let dense = (c.params.get() - experts) * 2.0 / 16.0;
+    let routed = experts * 2.0 / (64.0 * 16.0);
+    let t = tmath::parallel::dp_traffic(&c);
+    assert_eq!(tmath::parallel::expert_data_parallel(&c), 2);
+    assert_close(t.dense.get(), 127.0 / 128.0 * 6.0 * dense, 1e-12, "dense over 128");
+    assert_close(t.experts.get(), 0.5 * 6.0 * routed, 1e-12, "experts over 2");
+}

@@ -667,6 +667,24 @@ pub fn throughput_summary(lang: Lang, counted: usize, median: f64, limit: f64) -
     }
 }
 
+/// A whole published run at the GPU's default rate: its GPU-hours against the published ones.
+pub fn whole_run_summary(lang: Lang, model: &str, hours: f64, published: f64, limit: f64) -> String {
+    let (e, l) = (format!("{:+.1}", 100.0 * (hours / published - 1.0)), format!("{:.0}", 100.0 * limit));
+    match lang {
+        Lang::En => {
+            let (h, p) = (format!("{:.2}", hours / 1e6), format!("{:.3}", published / 1e6));
+            format!(
+                "{model}'s pre-training at the GPU's default rate: {h}M GPU-hours against the published {p}M ({e}\u{a0}%; accepted: {l}\u{a0}%)."
+            )
+        }
+        Lang::Ko => format!(
+            "{model}의 사전 학습을 GPU 기본 처리량으로 계산하면 {}\u{a0}GPU\u{2011}시간이고, 공개값 {}\u{a0}GPU\u{2011}시간 대비 오차는 {e}%입니다 (허용: {l}%).",
+            count4(hours),
+            count4(published)
+        ),
+    }
+}
+
 /// The serving figure's verdict: the replica and which side of the roofline bounds its decode.
 pub fn serving_verdict(lang: Lang, c: &tmath::Config, s: &tmath::serving::ServingReport) -> String {
     let v = &c.serving;

@@ -306,3 +306,39 @@ pub fn table() -> Vec<Checked> {
 pub fn median_error(rows: &[Checked]) -> f64 {
     crate::validation::median(rows.iter().filter(|r| r.counts()).map(|r| r.error().abs()))
 }
+
+/// A whole published training run, priced at the GPU's default rate (no τ
+/// taken from any row): its GPU-hours against the published figure.
+#[derive(Clone, Copy, Debug)]
+pub struct WholeRun {
+    pub name: &'static str,
+    /// The model as its source names it.
+    pub model: &'static str,
+    /// The run as a link's query: its shape, tokens, GPUs and layout.
+    pub query: &'static str,
+    /// Published GPU-hours.
+    pub gpu_hours: f64,
+    pub source: &'static str,
+}
+
+/// The largest |error| a whole run may have (issue 39's threshold for DeepSeek-V3).
+pub const WHOLE_RUN_LIMIT: f64 = 0.25;
+
+/// DeepSeek-V3's pre-training: 14.8T tokens on 2,048 H800s in 2,664K GPU-hours
+/// (DeepSeek-V3 Technical Report, Table 1; 2,788K with context extension and
+/// post-training). Its layout (§3.2): 16-way pipeline parallelism under
+/// DualPipe, 64-way expert parallelism over 8 nodes, ZeRO-1 data parallelism,
+/// no tensor parallelism; FP8 with 1×128 and 128×128 blocks (§3.3); one MTP
+/// module; 4K sequences, a batch of 15,360 at the end (§4.2).
+pub static WHOLE_RUNS: &[WholeRun] = &[WholeRun {
+    name: "deepseek-v3-pretraining",
+    model: "DeepSeek-V3",
+    query: "model=deepseek-v3&convention=megatron&gpu=h800&tokens=14.8T&seq-len=4096&pp=16&ep=64&dp=128&zero=1&schedule=dualpipe&fp8=blockwise&mtp-layers=1&global-batch=15360",
+    gpu_hours: 2.664e6,
+    source: "https://arxiv.org/abs/2412.19437",
+}];
+
+/// A whole run evaluated: the calculator's GPU-hours (`None` if its query no longer loads).
+pub fn whole_run_hours(run: &WholeRun) -> Option<f64> {
+    crate::link::config(run.query).map(|c| crate::evaluate(&c).gpu_hours())
+}

@@ -129,7 +129,7 @@ pub fn bubble_share(c: &Config) -> f64 {
 ///   or with `tp-comm-overlap` hidden up to the compute's length;
 /// - pp: each micro-batch sends its activations forward and their gradient
 ///   back once per model chunk, s/cp·b·h/t with sequence parallelism; exposed;
-/// - dp over the d·cp ranks ([`parallel::dp_comm_bytes`]): ZeRO-0's
+/// - dp over the d·cp ranks, the experts' over theirs ([`parallel::dp_traffic`]): ZeRO-0's
 ///   all-reduce and ZeRO-1/2's reduce-scatter and all-gather hidden behind
 ///   one micro-batch (the last one's backward and the next step's first
 ///   forward: Megatron-LM's `--overlap-grad-reduce` and
@@ -173,8 +173,11 @@ pub fn step_time(c: &Config) -> StepTime {
         0.0
     };
 
-    // Data parallelism over the shard group ([`parallel::dp_comm_bytes`]).
-    let dp_comm = parallel::dp_comm_bytes(c).get() / bandwidth(c, l.shard_group(), l.tp);
+    // Data parallelism ([`parallel::dp_traffic`]): the dense weights over the d·cp ranks t apart,
+    // the routed experts over their expert data-parallel group, etp·ep apart.
+    let traffic = parallel::dp_traffic(c);
+    let dp_comm = traffic.dense.get() / bandwidth(c, l.shard_group(), l.tp)
+        + traffic.experts.get() / bandwidth(c, parallel::expert_data_parallel(c), l.expert_tp() * l.ep);
     let per_micro_batch = compute / m;
     let dp_exposed = if c.zero.shards_params() {
         m * (dp_comm / m - per_micro_batch).max(0.0)

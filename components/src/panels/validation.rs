@@ -301,7 +301,21 @@ fn Throughput() -> impl IntoView {
     let summary = {
         let counted = rows.iter().filter(|r| r.counts()).count();
         let median = tmath::throughput::median_error(&rows);
-        move || crate::i18n::throughput_summary(ctx.lang.get(), counted, median, tmath::throughput::ROW_LIMIT)
+        // Whole published runs at the GPU's default rate: GPU-hours against theirs.
+        let whole: Vec<(&'static str, f64, f64)> = tmath::throughput::WHOLE_RUNS
+            .iter()
+            .filter_map(|w| tmath::throughput::whole_run_hours(w).map(|h| (w.model, h, w.gpu_hours)))
+            .collect();
+        move || {
+            let lang = ctx.lang.get();
+            let mut text = crate::i18n::throughput_summary(lang, counted, median, tmath::throughput::ROW_LIMIT);
+            for &(model, hours, published) in &whole {
+                text.push(' ');
+                text +=
+                    &crate::i18n::whole_run_summary(lang, model, hours, published, tmath::throughput::WHOLE_RUN_LIMIT);
+            }
+            text
+        }
     };
     let body = rows
         .into_iter()
