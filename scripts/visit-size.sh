@@ -108,7 +108,11 @@ cd "$(dirname "$0")/.."
 # 2.3 KiB (427.9 → 430.2).
 # 431 → 429: the stylesheet minified whole (an apostrophe in a comment had left most of it as
 # written), 1.7 KiB less (430.2 → 428.5).
-CEILING_KIB=${CEILING_KIB:-429}
+# 429 → 431 (issues 36 and 39): each weight format's read share and the FP8 matmul ceiling with gpt-fast's
+# seven int8 rows in the serving table, 1.2 KiB (428.4 → 429.6); the experts' own data-parallel group and
+# DeepSeek-V3's whole run on the page in both languages, 1.2 KiB (→ 430.8); context parallelism in the
+# planner (its cp column, keep-cp), 0.1 KiB with the shares' sources left out of the page (→ 430.9).
+CEILING_KIB=${CEILING_KIB:-431}
 # The stable toolchain's fallback build is about 28 KiB larger (scripts/build.sh says so loudly).
 if [ "$(cat target/wasm-toolchain.txt 2>/dev/null)" = stable ]; then
   CEILING_KIB=$((CEILING_KIB + 30))

@@ -292,6 +292,7 @@ const GOLDEN: &[(&str, f64, f64)] = &[
     ("intra-node-gbs=450", 142601641984.0, 1.26e22),
     ("inter-node-gbs=25", 142601641984.0, 1.26e22),
     ("tp-cross-node=1", 142601641984.0, 1.26e22),
+    ("keep-cp=1&cp=2&gpus=2", 127300820992.0, 1.26e22),
     ("serve=1&max-tpot-ms=30&max-ttft-ms=2000", 142601641984.0, 1.26e22),
     ("embed=1&view=memory", 142601641984.0, 1.26e22),
     ("present=1&slide=3", 142601641984.0, 1.26e22),

@@ -38,7 +38,7 @@ fn every_layout_matches_the_calculator() {
         assert_eq!(r.per_gpu.total().get(), l.needed_bytes, "{l:?}");
         assert_eq!(r.fits(), l.fits, "{l:?}");
         assert!(r.per_gpu[Part::Reserve].get() >= 2e9);
-        assert_eq!(l.tp * l.pp * l.dp, 32);
+        assert_eq!(l.tp * l.pp * l.cp * l.dp, 32);
         assert!(l.global_batch() == 64 && l.grad_accum >= l.pp, "keeps the global batch: {l:?}");
     }
 }
@@ -76,7 +76,12 @@ fn llama2_70b_zero3_on_8_and_16() {
         layouts(&b, &o, n)
             .into_iter()
             .find(|l| {
-                l.tp == 1 && l.pp == 1 && l.zero == ZeroStage::ALL[3] && l.micro_batch == 1 && l.recompute == recompute
+                l.tp == 1
+                    && l.pp == 1
+                    && l.cp == 1
+                    && l.zero == ZeroStage::ALL[3]
+                    && l.micro_batch == 1
+                    && l.recompute == recompute
             })
             .unwrap()
     };
@@ -130,8 +135,9 @@ fn planner_keys_parse() {
     assert_eq!(back, s);
 }
 
-/// Context and expert parallelism are kept as given: every layout on N GPUs
-/// has t·p·cp·d = N, ep dividing d·cp, and the calculator's bytes and verdict.
+/// Context parallelism kept as given (`keep-cp`), and expert parallelism:
+/// every layout on N GPUs has t·p·cp·d = N, ep dividing d·cp, and the
+/// calculator's bytes and verdict.
 #[test]
 fn planner_keeps_cp_and_ep() {
     let pairs = [
@@ -144,7 +150,7 @@ fn planner_keeps_cp_and_ep() {
     ];
     let b = base(&pairs);
     let b = tmath::Config { global_batch: 64, ..b };
-    let o = PlanOptions::default();
+    let o = PlanOptions { keep_cp: true, ..PlanOptions::default() };
     let ls = layouts(&b, &o, 64);
     assert!(!ls.is_empty());
     for l in ls.iter().take(40) {
@@ -174,7 +180,7 @@ fn distinct_layouts_and_t_within_the_kv_heads() {
     let mut seen = std::collections::HashSet::new();
     for l in &ls {
         assert!(seen.insert(l.to_pairs()), "listed twice: {l:?}");
-        assert!(l.dp > 1 || l.zero == ZeroStage::ALL[0], "ZeRO at d = 1: {l:?}");
+        assert!(l.dp * l.cp > 1 || l.zero == ZeroStage::ALL[0], "ZeRO at d·cp = 1: {l:?}");
         assert!([1, 2, 4].contains(&l.tp), "t = {} does not divide 4 KV heads", l.tp);
     }
     assert!(ls.iter().any(|l| l.tp == 4) && ls.iter().any(|l| l.dp == 1));
@@ -219,7 +225,7 @@ fn the_published_70b_layout_ranks_in_the_first_five() {
         [("model", "llama-3-70b"), ("convention", "megatron"), ("seq-len", "8192"), ("gpu", "h100-80gb"), ("cp", "2")];
     let b = base(&pairs);
     let b = tmath::Config { global_batch: 128, ..b };
-    let o = PlanOptions::default();
+    let o = PlanOptions { keep_cp: true, ..PlanOptions::default() };
     let ls = layouts(&b, &o, 64);
     assert!(ls.iter().all(|l| l.recompute != Recompute::Selective));
     let published = |l: &&tmath::planner::Plan| {
@@ -270,7 +276,7 @@ fn the_published_405b_layout_ranks_first() {
         ("cp", "2"),
     ]);
     let b = tmath::Config { global_batch: 1008, ..b };
-    let o = PlanOptions::default();
+    let o = PlanOptions { keep_cp: true, ..PlanOptions::default() };
     let ls = layouts(&b, &o, 2304);
     let first = &ls[0];
     assert_eq!(
@@ -378,4 +384,37 @@ fn serving_planner_skips_refused_replicas() {
     assert!(report.replicas.iter().all(|r| [1, 2, 4].contains(&r.serve_tp) && r.serve_pp <= 6));
     assert_eq!(report.replicas.len(), 3 * 6 * 4);
     assert!(report.replicas.iter().all(|r| r.miss.is_none()), "a small model serves 4 users anywhere without targets");
+}
+
+/// Issue 39, the planner's whole space: it tries context parallelism. Llama 3
+/// 8B at 128k tokens on 4 H100s is fastest split over the sequence (cp 4,
+/// every rank 32k tokens); each listed cp is a power of two whose ranks keep two
+/// chunks of s/(2·cp) ≥ 128 tokens, and each layout is the calculator's. With
+/// `keep-cp` only the cp given is tried (1 here), and the fewest GPUs agree.
+#[test]
+fn the_planner_tries_context_parallelism() {
+    use tmath::planner::cp_choices;
+    let pairs = [("model", "llama-3-8b"), ("gpu", "h100-80gb"), ("convention", "megatron"), ("seq-len", "131072")];
+    let b = tmath::Config { global_batch: 16, ..base(&pairs) };
+    let o = PlanOptions::default();
+    assert_eq!(cp_choices(&b, &o, 4), vec![1, 2, 4]);
+    assert_eq!(cp_choices(&b, &o, 0).last(), Some(&512), "131072 / (2 · 512) = 128");
+    let short = tmath::Config { seq_len: 2048, ..b.clone() };
+    assert_eq!(cp_choices(&short, &o, 0), vec![1, 2, 4, 8]);
+    let ls = layouts(&b, &o, 4);
+    assert_eq!(ls.first().map(|l| (l.cp, l.fits)), Some((4, true)), "{:?}", ls.first());
+    for l in ls.iter().take(30) {
+        assert!(l.cp.is_power_of_two() && 131072 % (2 * l.cp) == 0);
+        let mut all: Vec<(String, String)> = pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        all.push(("global-batch".into(), "16".into()));
+        all.extend(l.to_pairs().into_iter().map(|(k, v)| (k.to_string(), v)));
+        let (s, errors) = Settings::from_pairs(all);
+        assert!(errors.is_empty(), "{errors:?}");
+        let r = evaluate(&s.resolve().unwrap());
+        assert_eq!((r.per_gpu.total().get(), r.step.total), (l.needed_bytes, l.step_seconds), "{l:?}");
+    }
+    let keep = PlanOptions { keep_cp: true, ..PlanOptions::default() };
+    assert!(layouts(&b, &keep, 4).iter().all(|l| l.cp == 1));
+    assert!(layouts(&b, &keep, 4)[0].step_seconds > ls[0].step_seconds);
+    assert_eq!(min_gpus(&b, &o), Some(4));
 }

@@ -159,6 +159,7 @@ pub fn label(lang: Lang, k: K) -> &'static str {
         K::IntraNodeGbs => ("NVLink per GPU", "노드 안 대역폭 (NVLink)"),
         K::InterNodeGbs => ("InfiniBand per GPU", "노드 사이 대역폭 (InfiniBand)"),
         K::TpCrossNode => ("Allow TP across nodes", "노드를 넘는 텐서 병렬 허용"),
+        K::KeepCp => ("Keep the cp given", "주어진 컨텍스트 병렬 cp 유지"),
         K::Serve => ("Plan serving replicas", "서빙 복제본 계획"),
         K::MaxTpotMs => ("Longest time per output token, ms", "출력 토큰당 최대 시간, ms"),
         K::MaxTtftMs => ("Longest time to first token, ms", "첫 토큰까지 최대 시간, ms"),

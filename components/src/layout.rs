@@ -117,7 +117,7 @@ pub static PAGE: &[Section] = &[
 
 /// The planner's assumptions, under its table.
 pub static PLANNER_OPTIONS: &[K] =
-    &[K::MaxGpus, K::IntraNodeGbs, K::InterNodeGbs, K::TpCrossNode, K::Serve, K::MaxTpotMs, K::MaxTtftMs];
+    &[K::MaxGpus, K::IntraNodeGbs, K::InterNodeGbs, K::TpCrossNode, K::KeepCp, K::Serve, K::MaxTpotMs, K::MaxTtftMs];
 
 /// A view's figure: its controls (at most six, the first four also on a slide)
 /// and its height in CSS pixels: the chart takes what the rest leaves, so the

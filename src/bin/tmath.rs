@@ -400,13 +400,14 @@ fn plan(args: &[String]) -> Result<String, String> {
         None => format!("no layout fits on up to {} GPUs\n", options.max_gpus),
     };
     s += &format!("layouts on {} GPUs, fastest first (global batch {} sequences):\n", report.gpus, config.global_batch);
-    s += "   tp   pp  vpp     dp  zero  recompute  sp     b     m   GB/GPU   s/step  fits\n";
+    s += "   tp   pp  vpp   cp     dp  zero  recompute  sp     b     m   GB/GPU   s/step  fits\n";
     for l in &report.layouts {
         s += &format!(
-            "{:>5}{:>5}{:>5}{:>7}{:>6}  {:<9}  {:<3}{:>6}{:>6}{:>9}{:>9}  {}\n",
+            "{:>5}{:>5}{:>5}{:>5}{:>7}{:>6}  {:<9}  {:<3}{:>6}{:>6}{:>9}{:>9}  {}\n",
             l.tp,
             l.pp,
             l.vpp,
+            l.cp,
             l.dp,
             l.zero.get(),
             l.recompute.as_str(),

@@ -1081,6 +1081,11 @@ key_table! {
         name: "tp-cross-node", aliases: &[], kind: Kind::Switch, help: help!("allow tensor parallelism beyond one node (gpus-per-node)"),
         access: Access::Plan { get: |o| flag(o.tp_cross_node), set: |o, v| o.tp_cross_node = v.flag() },
     },
+    KeepCp => Key {
+        name: "keep-cp", aliases: &[], kind: Kind::Switch,
+        help: help!("the planner keeps the context-parallel degree cp given instead of trying every one that splits the sequence"),
+        access: Access::Plan { get: |o| flag(o.keep_cp), set: |o, v| o.keep_cp = v.flag() },
+    },
     Serve => Key {
         name: "serve", aliases: &[], kind: Kind::Switch,
         help: help!("plan serving replicas (serve-tp, serve-pp, weight format) for batch users instead of training layouts"),

@@ -16,6 +16,8 @@ pub struct PlanOptions {
     pub max_gpus: u64,
     /// Allow tensor parallelism beyond one node (8 GPUs).
     pub tp_cross_node: bool,
+    /// Keep the context-parallel degree given instead of trying each ([`cp_choices`]).
+    pub keep_cp: bool,
     /// Plan serving replicas (`tmath plan --serve`) instead of training layouts.
     pub serve: bool,
     /// The serving planner's targets: time per output token and time to first token, ms.
@@ -25,7 +27,14 @@ pub struct PlanOptions {
 
 impl Default for PlanOptions {
     fn default() -> Self {
-        PlanOptions { max_gpus: 16384, tp_cross_node: false, serve: false, max_tpot_ms: None, max_ttft_ms: None }
+        PlanOptions {
+            max_gpus: 16384,
+            tp_cross_node: false,
+            keep_cp: false,
+            serve: false,
+            max_tpot_ms: None,
+            max_ttft_ms: None,
+        }
     }
 }
 
@@ -35,6 +44,8 @@ pub struct Plan {
     pub tp: u64,
     pub pp: u64,
     pub dp: u64,
+    /// Context parallelism: each rank holds s/cp of every sequence.
+    pub cp: u64,
     /// Virtual stages per pipeline rank (interleaved 1F1B); 1: none.
     pub vpp: u64,
     pub zero: ZeroStage,
@@ -60,6 +71,7 @@ impl Plan {
             (K::Tp, self.tp.to_string()),
             (K::Pp, self.pp.to_string()),
             (K::Dp, self.dp.to_string()),
+            (K::Cp, self.cp.to_string()),
             (K::Vpp, self.vpp.to_string()),
             (K::Zero, self.zero.get().to_string()),
             (K::Recompute, self.recompute.as_str().to_string()),
@@ -83,7 +95,14 @@ impl Plan {
             sequence_parallel: self.sequence_parallel,
             micro_batch: self.micro_batch,
             grad_accum: self.grad_accum,
-            ..base.on_layout(Layout { tp: self.tp, pp: self.pp, dp: self.dp, vpp: self.vpp, ..base.layout })
+            ..base.on_layout(Layout {
+                tp: self.tp,
+                pp: self.pp,
+                dp: self.dp,
+                cp: self.cp,
+                vpp: self.vpp,
+                ..base.layout
+            })
         }
     }
 }
@@ -175,19 +194,41 @@ fn vpp_choices(base: &Config, p: u64, m: u64) -> Vec<u64> {
     divisors(l / p).into_iter().skip(1).collect()
 }
 
+/// Context-parallel degrees to try: the one given when `o.keep_cp`; else
+/// every power of two whose ranks each keep two chunks of s/(2·cp) tokens
+/// (Megatron-Core and Transformer Engine split each sequence into 2·cp chunks
+/// and give rank i chunks i and 2·cp − 1 − i, balancing the causal mask: s
+/// must be a multiple of 2·cp) of at least 128 tokens, FlashAttention's tile
+/// of rows, and that divides `n` (0: any count, the minimum-GPU search).
+pub fn cp_choices(base: &Config, o: &PlanOptions, n: u64) -> Vec<u64> {
+    if o.keep_cp {
+        return vec![base.layout.cp];
+    }
+    let s = base.seq_len;
+    (0..)
+        .map(|k| 1u64 << k)
+        .take_while(|&cp| cp == 1 || (s.is_multiple_of(2 * cp) && s / (2 * cp) >= 128))
+        .filter(|&cp| n == 0 || n.is_multiple_of(cp))
+        .collect()
+}
+
 /// Every layout on exactly `n` GPUs, evaluated; fastest fitting first, then the rest.
-/// Each keeps the calculator's global batch G exactly: b·m·d = G. Every p up to
-/// L that divides N/(cp·t) is tried, uneven stages included; each row carries
-/// its best interleaving (the fastest v that fits, v = 1 when none helps).
+/// Each keeps the calculator's global batch G exactly: b·m·d = G. Every cp of
+/// [`cp_choices`] and every p up to L that divides N/(cp·t) is tried, uneven
+/// stages included; each row carries its best interleaving (the fastest v
+/// that fits, v = 1 when none helps).
 pub fn layouts(base: &Config, o: &PlanOptions, n: u64) -> Vec<Plan> {
     let mut out = Vec::new();
-    let g = base.global_batch;
-    // Context parallelism is kept as given: t·p·d = N/cp.
-    let cp = base.layout.cp;
-    if !n.is_multiple_of(cp) {
-        return out;
+    for cp in cp_choices(base, o, n).into_iter().filter(|&cp| n.is_multiple_of(cp)) {
+        layouts_at_cp(base, o, n / cp, cp, &mut out);
     }
-    let m = n / cp;
+    sort(&mut out, Order::Best);
+    out
+}
+
+/// The layouts of [`layouts`] with context-parallel degree `cp`: t·p·d = `m` = N/cp.
+fn layouts_at_cp(base: &Config, o: &PlanOptions, m: u64, cp: u64, out: &mut Vec<Plan>) {
+    let g = base.global_batch;
     for t in tp_choices(base, o, m) {
         for p in (1..=base.arch.layers.min(m / t)).filter(|&p| (m / t).is_multiple_of(p) && base.schedule.runs_on(p)) {
             let d = m / (t * p);
@@ -206,6 +247,7 @@ pub fn layouts(base: &Config, o: &PlanOptions, n: u64) -> Vec<Plan> {
                             tp: t,
                             pp: p,
                             dp: d,
+                            cp,
                             vpp: v,
                             zero,
                             recompute,
@@ -234,8 +276,6 @@ pub fn layouts(base: &Config, o: &PlanOptions, n: u64) -> Vec<Plan> {
             }
         }
     }
-    sort(&mut out, Order::Best);
-    out
 }
 
 /// Whether `a` comes before `b` in the planner's order: fitting first, then faster.
@@ -274,14 +314,20 @@ pub fn sort(rows: &mut [Plan], order: Order) {
 
 /// The layout that needs least memory for given (t, p, ZeRO, recomputation, SP)
 /// at data-parallel degree d: micro-batch 1, and m ≥ p so the pipeline fills.
-fn leanest(base: &Config, t: u64, p: u64, d: u64, zero: ZeroStage, recompute: Recompute, sp: bool) -> Config {
+fn leanest(
+    base: &Config,
+    (t, p, cp, d): (u64, u64, u64, u64),
+    zero: ZeroStage,
+    recompute: Recompute,
+    sp: bool,
+) -> Config {
     Config {
         zero,
         recompute,
         sequence_parallel: sp,
         micro_batch: 1,
         grad_accum: p,
-        ..base.on_layout(Layout { tp: t, pp: p, dp: d, ..base.layout })
+        ..base.on_layout(Layout { tp: t, pp: p, dp: d, cp, ..base.layout })
     }
 }
 
@@ -299,9 +345,15 @@ pub fn min_gpus(base: &Config, o: &PlanOptions) -> Option<u64> {
     let g = base.global_batch;
     let tp_limit = if o.tp_cross_node { o.max_gpus } else { base.system.gpus_per_node.min(o.max_gpus) };
     let batch_divisors = divisors(g);
-    let cp = base.layout.cp;
-    for t in divisors(base.arch.tp_divides()).into_iter().filter(|&t| t <= tp_limit) {
-        for p in pp_choices(base.arch.layers).into_iter().filter(|&p| t * p <= o.max_gpus && base.schedule.runs_on(p)) {
+    let cps = cp_choices(base, o, 0);
+    for (t, cp) in divisors(base.arch.tp_divides())
+        .into_iter()
+        .filter(|&t| t <= tp_limit)
+        .flat_map(|t| cps.iter().map(move |&cp| (t, cp)))
+    {
+        for p in
+            pp_choices(base.arch.layers).into_iter().filter(|&p| t * p * cp <= o.max_gpus && base.schedule.runs_on(p))
+        {
             // m = G/d ≥ p: the pipeline fills.
             let ds: Vec<u64> = batch_divisors
                 .iter()
@@ -321,7 +373,7 @@ pub fn min_gpus(base: &Config, o: &PlanOptions) -> Option<u64> {
                     break;
                 }
                 let fits = |d: u64| {
-                    let c = leanest(base, t, p, d, zero, recompute, sp);
+                    let c = leanest(base, (t, p, cp, d), zero, recompute, sp);
                     memory::training_memory(&c).total().get() <= c.system.gpu_mem_bytes
                 };
                 if !ds.last().is_some_and(|&d| fits(d)) {
@@ -341,7 +393,7 @@ pub fn min_gpus(base: &Config, o: &PlanOptions) -> Option<u64> {
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 #[serde(tag = "reason", rename_all = "kebab-case")]
 pub enum NoLayout {
-    /// N is not a multiple of the context-parallel degree, which the planner keeps.
+    /// N is not a multiple of the context-parallel degree, which the planner keeps (`keep-cp`).
     ContextParallel { cp: u64 },
     /// No data-parallel degree d = N/(cp·t·p) divides the global batch G (with
     /// the expert-parallel degree dividing d·cp), or every one that does leaves
@@ -375,12 +427,12 @@ impl std::fmt::Display for NoLayout {
 }
 
 /// Why `layouts` (the planner's list on `n` GPUs) holds no layout that fits; `None` when one does.
-pub fn why_none(base: &Config, n: u64, layouts: &[Plan]) -> Option<NoLayout> {
+pub fn why_none(base: &Config, o: &PlanOptions, n: u64, layouts: &[Plan]) -> Option<NoLayout> {
     if layouts.iter().any(|l| l.fits) {
         return None;
     }
     let least = layouts.iter().map(|l| l.needed_bytes).fold(f64::INFINITY, f64::min);
-    Some(if !n.is_multiple_of(base.layout.cp) {
+    Some(if o.keep_cp && !n.is_multiple_of(base.layout.cp) {
         NoLayout::ContextParallel { cp: base.layout.cp }
     } else if layouts.is_empty() {
         NoLayout::Batch { global_batch: base.global_batch, ep: base.layout.ep }
@@ -404,7 +456,7 @@ pub fn plan(base: &Config, o: &PlanOptions, n: Option<u64>) -> PlanReport {
     let min = min_gpus(base, o);
     let gpus = n.or(min).unwrap_or(base.layout.gpus());
     let layouts = layouts(base, o, gpus);
-    PlanReport { min_gpus: min, gpus, none: why_none(base, gpus, &layouts), layouts }
+    PlanReport { min_gpus: min, gpus, none: why_none(base, o, gpus, &layouts), layouts }
 }
 
 #[cfg(test)]

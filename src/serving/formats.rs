@@ -23,7 +23,6 @@
 //!   tokenizer, 0.7–8 MB) is not counted.
 
 use crate::arch::Architecture;
-use crate::catalog::Share;
 use crate::config::{Config, InferenceDtype};
 
 /// What a tensor is, as the formats' rules tell tensors apart.
@@ -344,37 +343,30 @@ pub fn bytes_per_param(c: &Config) -> f64 {
 /// ([`crate::serving::time::KERNEL_FLOOR_S`]) is counted apart (an end-to-end
 /// ratio holds that floor once more). `docs/research/quantized-bandwidth.md`
 /// holds every figure found.
-pub fn read_share(f: InferenceDtype) -> Share {
+pub fn read_share(f: InferenceDtype) -> f64 {
     use InferenceDtype as D;
     match f {
-        D::Fp32 | D::Fp16 | D::Bf16 => Share {
-            share: 1.0,
-            source: "the GPU's achieved share, measured with 16-bit weights",
-        },
-        D::Fp8 => Share {
-            share: 0.75,
-            source: "vLLM PR #20071 (B200, CUTLASS scaled_mm, M = 1, N = 28672, K = 4096): FP8 weights with per-token activation scales 8.76 TFLOP/s against torch's BF16 5.81 at half the bytes, 0.75; TensorRT-LLM's quantization blog measures 0.77 end to end on an H100 at batch 1 (1.51× at 0.51 of the bytes)",
-        },
-        D::Int8 => Share {
-            share: 0.69,
-            source: "vLLM PR #23197 (H100, Llama 3.1 8B, batch 1, 256 tokens in and 32 out, Marlin's W8A16 kernel): 0.186 s against BF16's 0.236 s at 0.54 of the bytes, 0.69, end to end (its prefill and floor in both: a lower bound)",
-        },
-        D::Int4 | D::GptqInt4 | D::AwqInt4 => Share {
-            share: 0.80,
-            source: "Marlin's bench.py in vLLM PR #2497 (batch 1, group 128): 3.12× torch's FP16 at 0.258 of its bytes, 0.80, on a GPU of 1.16 TB/s or more (an A100's class); Marlin's README reports the ideal 3.87× (1.0) on an A10 of 0.6 TB/s",
-        },
-        D::Nvfp4 => Share {
-            share: 0.56,
-            source: "vLLM PR #38338 (RTX 5090, Triton NVFP4 GEMM, M = 1): large N and K \"all hit ~2x\" BF16 at 0.28 of the bytes, 0.56; CUTLASS's untuned W4A4 on SM100 reached 0.18–0.21 (vLLM PR #20646)",
-        },
-        D::Mxfp4 => Share {
-            share: 1.0,
-            source: "assumption: no measurement of an MXFP4 kernel's bandwidth was found; the 16-bit share",
-        },
-        D::GgufQ8 | D::GgufQ6K | D::GgufQ5KM | D::GgufQ4KM | D::GgufQ4 | D::GgufQ3KM => Share {
-            share: 1.0,
-            source: "llama.cpp PR #4766 (RTX 4090, llama-bench tg128, Llama 7B): F16 61.03 and Q8_0 98.13 tokens/s solve to one bandwidth, 1.02 TB/s (the datasheet's), and one per-token floor of 3.2 ms; F16 and Q4_0 on the same card give 0.97 TB/s (XiongjieDai/GPU-Benchmarks-on-LLM-Inference)",
-        },
+        D::Fp32 | D::Fp16 | D::Bf16 => 1.0,
+        D::Fp8 => 0.75,
+        D::Int8 => 0.69,
+        D::Int4 | D::GptqInt4 | D::AwqInt4 => 0.80,
+        D::Nvfp4 => 0.56,
+        D::Mxfp4 => 1.0,
+        D::GgufQ8 | D::GgufQ6K | D::GgufQ5KM | D::GgufQ4KM | D::GgufQ4 | D::GgufQ3KM => 1.0,
+    }
+}
+
+/// The source of each [`read_share`].
+pub fn read_share_source(f: InferenceDtype) -> &'static str {
+    use InferenceDtype as D;
+    match f {
+        D::Fp32 | D::Fp16 | D::Bf16 => "the GPU's achieved share, measured with 16-bit weights",
+        D::Fp8 => "vLLM PR #20071 (B200, CUTLASS scaled_mm, M = 1, N = 28672, K = 4096): FP8 weights with per-token activation scales 8.76 TFLOP/s against torch's BF16 5.81 at half the bytes, 0.75; TensorRT-LLM's quantization blog measures 0.77 end to end on an H100 at batch 1 (1.51× at 0.51 of the bytes)",
+        D::Int8 => "vLLM PR #23197 (H100, Llama 3.1 8B, batch 1, 256 tokens in and 32 out, Marlin's W8A16 kernel): 0.186 s against BF16's 0.236 s at 0.54 of the bytes, 0.69, end to end (its prefill and floor in both: a lower bound)",
+        D::Int4 | D::GptqInt4 | D::AwqInt4 => "Marlin's bench.py in vLLM PR #2497 (batch 1, group 128): 3.12× torch's FP16 at 0.258 of its bytes, 0.80, on a GPU of 1.16 TB/s or more (an A100's class); Marlin's README reports the ideal 3.87× (1.0) on an A10 of 0.6 TB/s",
+        D::Nvfp4 => "vLLM PR #38338 (RTX 5090, Triton NVFP4 GEMM, M = 1): large N and K \"all hit ~2x\" BF16 at 0.28 of the bytes, 0.56; CUTLASS's untuned W4A4 on SM100 reached 0.18–0.21 (vLLM PR #20646)",
+        D::Mxfp4 => "assumption: no measurement of an MXFP4 kernel's bandwidth was found; the 16-bit share",
+        D::GgufQ8 | D::GgufQ6K | D::GgufQ5KM | D::GgufQ4KM | D::GgufQ4 | D::GgufQ3KM => "llama.cpp PR #4766 (RTX 4090, llama-bench tg128, Llama 7B): F16 61.03 and Q8_0 98.13 tokens/s solve to one bandwidth, 1.02 TB/s (the datasheet's), and one per-token floor of 3.2 ms; F16 and Q4_0 on the same card give 0.97 TB/s (XiongjieDai/GPU-Benchmarks-on-LLM-Inference)",
     }
 }
 
@@ -385,7 +377,7 @@ pub fn read_share(f: InferenceDtype) -> Share {
 /// embedding, looked up and not read, left out.
 pub fn read_time_factor(c: &Config) -> f64 {
     let f = c.serving.inference_dtype;
-    let share = read_share(f).share;
+    let share = read_share(f);
     if share >= 1.0 || nominal_bytes(f).is_some() {
         return 1.0 / share;
     }
@@ -460,7 +452,7 @@ mod tests {
     /// them; #38338's NVFP4 2× at 4.5/16 of them.
     #[test]
     fn read_shares_are_their_sources_ratios() {
-        let share = |f| read_share(f).share;
+        let share = read_share;
         assert!((share(InferenceDtype::Fp8) - 8.764737 / 5.807663 * 0.5).abs() < 0.005);
         assert!((share(InferenceDtype::Int8) - 0.236 / 0.186 * 0.54).abs() < 0.005);
         assert!((share(InferenceDtype::GptqInt4) - 3.12 * 0.258).abs() < 0.005);
@@ -468,6 +460,11 @@ mod tests {
         for f in [InferenceDtype::Bf16, InferenceDtype::Fp16, InferenceDtype::Fp32, InferenceDtype::GgufQ4KM] {
             assert_eq!(share(f), 1.0);
         }
+        // Every share names its source; the one without a measurement says it is an assumption.
+        for f in InferenceDtype::ALL {
+            assert!(read_share_source(*f).len() > 40, "{f:?}");
+        }
+        assert!(read_share_source(InferenceDtype::Mxfp4).starts_with("assumption"));
     }
 
     /// A GPTQ file keeps its output layer and norms in 16 bits, read at the

@@ -109,6 +109,6 @@ pub fn evaluate(c: &Config) -> ServingReport {
         request_seconds: ttft + s.output_tokens as f64 * tpot,
         usd_per_million_output_tokens: gpus as f64 * c.system.usd_per_gpu_hour / 3600.0 / per_second * 1e6,
         decode,
-        weight_read_share: formats::read_share(s.inference_dtype).share,
+        weight_read_share: formats::read_share(s.inference_dtype),
     }
 }

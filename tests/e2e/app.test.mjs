@@ -240,7 +240,7 @@ test("Llama 3 405B on 8×16×128 H100s (screenshot for the README)", async () =>
 });
 
 const PAGE_KEYS = new Set(["lang", "units", "embed", "view", "fp", "present", "deck", "slide", "max-gpus", "global-batch", "reserve-gb",
-  "fragmentation-pct", "intra-node-gbs", "inter-node-gbs", "tp-cross-node",
+  "fragmentation-pct", "intra-node-gbs", "inter-node-gbs", "tp-cross-node", "keep-cp",
   "serve", "max-tpot-ms", "max-ttft-ms"]);
 const corePairs = (q) => [...q.entries()].filter(([k]) => !PAGE_KEYS.has(k));
 

@@ -102,7 +102,7 @@ export async function open(browser, url, { origin, viewport = { width: 1360, hei
 export function tmathJson(pairs) {
   const bin = path.join(ROOT, "target/debug/tmath");
   const args = pairs.map(([k, v]) => `--${k}=${v}`).concat("--json");
-  const out = spawnSync(bin, args, { encoding: "utf8" });
+  const out = spawnSync(bin, args, { encoding: "utf8", maxBuffer: 1 << 28 });
   if (out.status !== 0) throw new Error(`tmath ${args.join(" ")}: ${out.stderr}`);
   return JSON.parse(out.stdout);
 }
@@ -111,7 +111,7 @@ export function tmathJson(pairs) {
 export function tmathPlan(pairs) {
   const bin = path.join(ROOT, "target/debug/tmath");
   const args = ["plan", ...pairs.map(([k, v]) => `--${k}=${v}`), "--json"];
-  const out = spawnSync(bin, args, { encoding: "utf8" });
+  const out = spawnSync(bin, args, { encoding: "utf8", maxBuffer: 1 << 28 });
   if (out.status !== 0) throw new Error(`tmath ${args.join(" ")}: ${out.stderr}`);
   return JSON.parse(out.stdout);
 }

@@ -121,8 +121,12 @@ pub fn PlannerView(
                             )
                         })
                     });
-                    // Context parallelism is kept as given: every layout below is t·p·d of N/cp.
-                    let cp = if cp > 1 { format!(" · cp\u{a0}=\u{a0}{cp} (N\u{a0}=\u{a0}t·p·cp·d)") } else { String::new() };
+                    // Context parallelism kept as given (`keep-cp`): every layout below is t·p·d of N/cp.
+                    let cp = if cp > 1 && ctx.plan.with(|o| o.keep_cp) {
+                        format!(" · cp\u{a0}=\u{a0}{cp} (N\u{a0}=\u{a0}t·p·cp·d)")
+                    } else {
+                        String::new()
+                    };
                     format!(
                         "{} {}\u{a0}GB + {}% · {} G\u{a0}=\u{a0}{} · NVLink\u{a0}{}\u{a0}GB/s · InfiniBand\u{a0}{}\u{a0}GB/s{cp}",
                         ctx.t("reserve"),
@@ -144,6 +148,7 @@ pub fn PlannerView(
                         <tr>
                             {header("t", false, Order::Tp)}
                             {header("p", false, Order::Pp)}
+                            <th scope="col">"cp"</th>
                             {header("d", false, Order::Dp)}
                             {header("ZeRO", false, Order::Zero)}
                             <th scope="col"><Tr key="recompute-short" /></th>
@@ -166,6 +171,7 @@ pub fn PlannerView(
                                             <td>{l.tp}</td>
                                             // Interleaved: p stages of v virtual stages each ("16 (v 5)").
                                             <td>{if l.vpp > 1 { format!("{} (v\u{a0}{})", l.pp, l.vpp) } else { l.pp.to_string() }}</td>
+                                            <td>{l.cp}</td>
                                             <td>{l.dp}</td>
                                             <td>{l.zero.get()}</td>
                                             <td>{ctx.t(l.recompute.as_str())}</td>
