@@ -112,7 +112,9 @@ cd "$(dirname "$0")/.."
 # seven int8 rows in the serving table, 1.2 KiB (428.4 → 429.6); the experts' own data-parallel group and
 # DeepSeek-V3's whole run on the page in both languages, 1.2 KiB (→ 430.8); context parallelism in the
 # planner (its cp column, keep-cp), 0.1 KiB with the shares' sources left out of the page (→ 430.9).
-CEILING_KIB=${CEILING_KIB:-431}
+# 431 → 432 (issue 40): the embed dialog's preview drawn smaller to fit (its measure on opening and on
+# resize, the scaled caption in both languages), 0.7 KiB (430.9 → 431.6).
+CEILING_KIB=${CEILING_KIB:-432}
 # The stable toolchain's fallback build is about 28 KiB larger (scripts/build.sh says so loudly).
 if [ "$(cat target/wasm-toolchain.txt 2>/dev/null)" = stable ]; then
   CEILING_KIB=$((CEILING_KIB + 30))

@@ -1488,6 +1488,7 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "embed-view" => ("Figure", "그림"),
         "embed-code-label" => ("For any page: a frame (iframe)", "어느 페이지에나: 틀(iframe)"),
         "embed-preview" => ("Preview at 720 px wide", "너비 720px 미리 보기"),
+        "embed-preview-scaled" => ("Preview at 720 px wide, drawn smaller to fit", "너비 720px 미리 보기 (화면에 맞게 축소)"),
         "embed-note" => (
             "The frame's height holds the whole figure at every width from 360 to 720 px, so a page that runs no script shows it whole on a phone too: the chart grows or shrinks to keep that height. A page that runs scripts can also follow the figure's own height messages (tmath:resize).",
             "틀의 높이는 너비 360px부터 720px까지 어디서나 그림 전체가 들어가는 높이입니다. 그래서 스크립트를 실행하지 않는 페이지에서도, 휴대전화에서도 그림이 다 보입니다. 그래프가 늘거나 줄어 그 높이를 지킵니다. 스크립트를 실행하는 페이지라면 그림이 보내는 높이 메시지(tmath:resize)를 따를 수도 있습니다.",

@@ -147,12 +147,18 @@ pub fn for_layouts(base: &Config, o: &PlanOptions, n: u64) -> Vec<Remedy> {
     let fastest = |c: &Config, n: u64| planner::layouts(c, o, n).into_iter().find(|l| l.fits);
     let with_layout = |kind, mut extra: Vec<(K, String)>, c: &Config, n: u64| {
         fastest(c, n).map(|l| {
-            // The virtual stages are said where the layout changes them (most keep v = 1).
+            // The virtual stages and the context-parallel degree are said where the layout
+            // changes them (most keep v = 1 and the cp given).
+            let kept = |k: K, v: &str| match k {
+                K::Vpp => v == base.layout.vpp.to_string(),
+                K::Cp => v == base.layout.cp.to_string(),
+                _ => false,
+            };
             let mut changes: Vec<(K, String)> = l
                 .to_pairs()
                 .into_iter()
                 .filter_map(|(k, v)| K::of(k).map(|k| (k, v)))
-                .filter(|(k, v)| !(*k == K::Vpp && *v == base.layout.vpp.to_string()))
+                .filter(|(k, v)| !kept(*k, v))
                 .collect();
             changes.append(&mut extra);
             Remedy { kind, changes, fits: true, bytes: l.needed_bytes }

@@ -122,6 +122,25 @@ pub fn EmbedDialog() -> impl IntoView {
     let frame_title = move || format!("{} · {}", i18n::view_title(ctx.lang.get(), view()), ctx.t("frame-title"));
     // The reported height, or until both frames report, the figure's own from the layout table.
     let figure_height = move || height.get().unwrap_or_else(|| crate::layout::figure(view()).height as i32);
+    // Narrower than the column (a phone, a 720 px window less the dialog's margins), the
+    // preview keeps its 720 px layout and is drawn smaller, whole, instead of scrolling.
+    let holder = NodeRef::<leptos::html::Div>::new();
+    let scale = RwSignal::new(1.0f64);
+    let measure = move || {
+        if let Some(el) = holder.get_untracked() {
+            let w = el.client_width() as f64;
+            if w > 0.0 {
+                scale.set((w / COLUMN_PX as f64).min(1.0));
+            }
+        }
+    };
+    Effect::new(move |_| {
+        if open.0.get().is_some() {
+            request_animation_frame(measure);
+        }
+    });
+    let resize = window_event_listener(leptos::ev::resize, move |_| measure());
+    on_cleanup(move || resize.remove());
     let code = move || {
         src.with(|src| (!src.is_empty()).then(|| snippet(src, &frame_title(), figure_height()))).unwrap_or_default()
     };
@@ -209,8 +228,17 @@ pub fn EmbedDialog() -> impl IntoView {
                     <p class="detail"><Tr key="embed-module-note" /></p>
                 </div>
                 <figure class="embed-preview">
-                    <figcaption><Tr key="embed-preview" /></figcaption>
-                    <div class="preview-scroll">
+                    <figcaption>
+                        {move || if scale.get() < 1.0 { ctx.t("embed-preview-scaled") } else { ctx.t("embed-preview") }}
+                    </figcaption>
+                    <div
+                        class="preview-scroll"
+                        node_ref=holder
+                        style=move || {
+                            let k = scale.get();
+                            if k < 1.0 { format!("height:{}px;overflow:hidden", (figure_height() as f64 * k).ceil()) } else { String::new() }
+                        }
+                    >
                         <Show when=move || open.0.get().is_some()>
                             <iframe
                                 node_ref=preview
@@ -220,7 +248,11 @@ pub fn EmbedDialog() -> impl IntoView {
                                 width=COLUMN_PX
                                 // Until it reports, the figure's own height: no scrollbar narrows
                                 // the figure below 720 px (which would change its height).
-                                style=move || format!("height:{}px", figure_height())
+                                style=move || {
+                                    let k = scale.get();
+                                    let fit = if k < 1.0 { format!(";transform:scale({k:.4});transform-origin:0 0") } else { String::new() };
+                                    format!("height:{}px{fit}", figure_height())
+                                }
                             ></iframe>
                             // The same figure at a phone's width, out of sight: it only reports its height.
                             <iframe
