@@ -37,7 +37,7 @@ pub use input::{hf, keys, link, megatron, page, presets, settings};
 pub use model::{arch, catalog, config, pp_layout};
 pub use output::{explain, finetune_validation, json, report, serving_validation, throughput, validation};
 pub use search::{planner, remedy, serve_plan, sweep};
-pub use time::{compute, parallel, step};
+pub use time::{compute, parallel, shape, step};
 
 pub use config::Config;
 pub use keys::SettingError;

@@ -328,6 +328,15 @@ fn receipt(r: &Report) -> String {
         format_sig(r.gpu_hours()),
         format_sig(c.system.flops_per_gpu / 1e12)
     );
+    if c.convention == tmath::config::Convention::Megatron {
+        // Practice beside the default: the rate this shape and layout reach (issue 39), not used for the days.
+        s += &format!(
+            "  rate from the shape        {:>10}   TFLOP/s: each matrix product at its tiles' and waves' share of {} TFLOP/s, attention at FlashAttention's, the rest at {} GB/s (not used above)\n",
+            format_sig(tmath::shape::shape_rate(c) / 1e12),
+            format_sig(c.system.gpu.matmul_tflops()),
+            format_sig(c.system.gpu.achieved_hbm_gbs())
+        );
+    }
     s += &format!("  days on {:<6} GPUs        {:>10}\n", l.gpus(), format_sig(r.days()));
     s += &format!(
         "  cost (USD)                 {:>10}   at ${}/GPU-hour\n",

@@ -5,4 +5,5 @@
 
 pub mod compute;
 pub mod parallel;
+pub mod shape;
 pub mod step;

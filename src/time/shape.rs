@@ -25,8 +25,15 @@ use crate::config::{Config, Recompute};
 use crate::serving::formats::{tensors, Role};
 
 /// The output tile of one thread block: 256 rows by 128 columns, the tile of
-/// the guide's examples on the A100 (and cuBLAS's largest for BF16).
+/// the guide's examples on the A100; a product of fewer rows takes the
+/// smallest of 64, 128 or 256 rows that holds them (CUTLASS's and cuBLAS's
+/// BF16 kernels carry all three).
 pub const TILE: (f64, f64) = (256.0, 128.0);
+
+/// The tile's rows for a product of `rows` rows ([`TILE`]).
+fn tile_rows(rows: f64) -> f64 {
+    [64.0, 128.0].into_iter().find(|&t| rows <= t).unwrap_or(TILE.0)
+}
 
 /// One matrix product: its output's rows and columns and the inner dimension.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -46,14 +53,19 @@ impl Gemm {
     /// the tiles' own cells over the padded ones (tile quantization), and the
     /// tiles over whole waves of `sms` (wave quantization).
     pub fn efficiency(self, sms: f64) -> f64 {
-        let (tr, tc) = TILE;
+        self.batched_efficiency(1.0, sms)
+    }
+
+    /// [`Gemm::efficiency`] of `batch` such products run as one grid (a batched product).
+    pub fn batched_efficiency(self, batch: f64, sms: f64) -> f64 {
+        let (tr, tc) = (tile_rows(self.rows), TILE.1);
         let (r, c) = ((self.rows / tr).ceil(), (self.cols / tc).ceil());
-        let tiles = r * c;
+        let tiles = r * c * batch;
         if tiles <= 0.0 || sms <= 0.0 {
             return 1.0;
         }
         let waves = (tiles / sms).ceil();
-        let tile = self.rows * self.cols / (tiles * tr * tc);
+        let tile = self.rows * self.cols / (r * c * tr * tc);
         tile * tiles / (waves * sms)
     }
 
@@ -61,8 +73,13 @@ impl Gemm {
     /// `bandwidth` bytes/s, operands and output in 2 bytes: the longer of the
     /// arithmetic at the quantized rate and the bytes at the bandwidth.
     pub fn seconds(self, sms: f64, rate: f64, bandwidth: f64) -> f64 {
+        self.batched_seconds(1.0, sms, rate, bandwidth)
+    }
+
+    /// [`Gemm::seconds`] of `batch` such products run as one grid.
+    pub fn batched_seconds(self, batch: f64, sms: f64, rate: f64, bandwidth: f64) -> f64 {
         let bytes = 2.0 * (self.rows * self.inner + self.inner * self.cols + self.rows * self.cols);
-        (self.flops() / (rate * self.efficiency(sms))).max(bytes / bandwidth)
+        (batch * self.flops() / (rate * self.batched_efficiency(batch, sms))).max(batch * bytes / bandwidth)
     }
 
     /// The forward product and the backward's two: the input's gradient
@@ -172,16 +189,47 @@ pub fn layer_pass(c: &Config, layer: u64) -> Pass {
 }
 
 /// The attention scores and their use over V in every attending layer, for
-/// one micro-batch on one rank: FlashAttention's own count, 4·a·d per
-/// query–key pair forward (causal: the pairs of [`crate::arch::Architecture::causal_pairs`]),
-/// 2.5× that backward, once more forward under full recomputation; this
-/// rank's heads and share of the sequence.
+/// one micro-batch on one rank, this rank's heads and share of the sequence.
+///
+/// - FlashAttention: its own count, 4·a·d per query–key pair forward (causal:
+///   the pairs of [`crate::arch::Architecture::causal_pairs`]), 2.5× that
+///   backward, once more forward under full recomputation, at its measured
+///   rate ([`attention_rate`]).
+/// - Standard attention (Megatron-LM before FlashAttention): QKᵀ and the
+///   scores times V as batched products over every pair (the mask skips
+///   none), s × s and s × d per head, their input's and weights' gradients
+///   backward; and the s × s scores through the memory: the fused scaled,
+///   masked softmax reads and writes them (2 + 2 bytes), the dropout reads
+///   them and writes them and its 1-byte mask (2 + 2 + 1) forward; backward
+///   the dropout's gradient (2 + 1 + 2) and the softmax's (2 + 2 + 2)
+///   (Megatron-LM `fused_softmax`, Korthikanti et al. 2022's 5·a·s² bytes).
 pub fn attention_pass(c: &Config) -> Pass {
     let a = c.arch;
-    let s = c.seq_len as f64;
-    let forward = 4.0 * c.micro_batch as f64 * a.causal_pairs(s) * a.attention_width() / (c.layout.tp * c.layout.cp) as f64;
-    let passes = if c.recompute == Recompute::Full { 4.5 } else { 3.5 };
-    Pass { attention: a.attention_layers() as f64 * passes * forward / attention_rate(c), ..Pass::default() }
+    let full = c.recompute == Recompute::Full;
+    let layers = a.attention_layers() as f64;
+    let heads = a.heads as f64 / c.layout.tp as f64;
+    let b = c.micro_batch as f64;
+    if c.attention == crate::config::Attention::Flash {
+        let s = c.seq_len as f64;
+        let forward = 4.0 * b * a.causal_pairs(s) * a.attention_width() / (c.layout.tp * c.layout.cp) as f64;
+        let passes = if full { 4.5 } else { 3.5 };
+        return Pass { attention: layers * passes * forward / attention_rate(c), ..Pass::default() };
+    }
+    let (sms, rate, bw) = rates(c);
+    let s = tokens(c) / b;
+    let d = a.d_head();
+    let scores = Gemm { rows: s, cols: s, inner: d };
+    let values = Gemm { rows: s, cols: d, inner: s };
+    // The batched product runs every head of every sequence as one grid of tiles.
+    let batched = |g: Gemm| g.batched_seconds(b * heads, sms, rate, bw);
+    let per_pass = |g: Gemm| g.passes().map(batched);
+    let [qf, qd, qw] = per_pass(scores);
+    let [vf, vd, vw] = per_pass(values);
+    let forward = qf + vf;
+    let gemm = forward * if full { 2.0 } else { 1.0 } + qd + qw + vd + vw;
+    let elements = b * heads * s * s;
+    let bytes = elements * (9.0 * if full { 2.0 } else { 1.0 } + 11.0);
+    Pass { gemm: 0.0, attention: layers * gemm, memory: layers * bytes / bw }
 }
 
 /// The GPU's SMs, its best matmul rate (FLOP/s) and its achieved bandwidth (bytes/s).
@@ -227,8 +275,89 @@ pub fn shape_rate(c: &Config) -> f64 {
     crate::step::hardware_flops_per_token(c) * tokens / (model_pass(c) * gpus)
 }
 
-/// FlashAttention's forward-and-backward rate on `c`'s GPU, FLOP/s, counted as
-/// its benchmark counts them (causal: half the scores).
+/// FlashAttention-2's forward-and-backward rate, causal, head dimension 128,
+/// at sequence lengths 512 to 16k, TFLOP/s (its benchmark's count: causal
+/// scores halved, the backward 2.5× the forward), with the GPU's best matmul
+/// rate it is a share of: on an A100 80GB SXM4 99, 133, 155, 173, 182 and 189
+/// against 267.9; on an H100 SXM5 163, 221, 265, 294, 308 and 328 against
+/// 792.1 (Dao-AILab/flash-attention `assets/flash2_a100_fwd_bwd_benchmark.png`
+/// and `flash2_h100_fwd_bwd_benchmark.png` @4f285b35, the bars' labels).
+const FA2_A100: ([(f64, f64); 6], f64) =
+    ([(512.0, 99.0), (1024.0, 133.0), (2048.0, 155.0), (4096.0, 173.0), (8192.0, 182.0), (16384.0, 189.0)], 267.9);
+const FA2_H100: ([(f64, f64); 6], f64) =
+    ([(512.0, 163.0), (1024.0, 221.0), (2048.0, 265.0), (4096.0, 294.0), (8192.0, 308.0), (16384.0, 328.0)], 792.1);
+
+/// FlashAttention's forward-and-backward rate on `c`'s GPU at its sequence
+/// length, FLOP/s: the measured share of the best matmul rate at that length
+/// (interpolated in log s, held at the ends), on Hopper the H100's, elsewhere
+/// the A100's (an assumption beyond those two GPUs), times the GPU's own best
+/// matmul rate.
 pub fn attention_rate(c: &Config) -> f64 {
-    c.system.gpu.attention_tflops * 1e12
+    let g = c.system.gpu;
+    let (points, best) = if (90..100).contains(&g.sm) { FA2_H100 } else { FA2_A100 };
+    let s = (c.seq_len as f64 / c.layout.cp as f64).max(1.0);
+    let share = |i: usize| points[i].1 / best;
+    let at = if s <= points[0].0 {
+        share(0)
+    } else if s >= points[5].0 {
+        share(5)
+    } else {
+        let i = points.iter().position(|p| p.0 >= s).unwrap_or(5);
+        let x = (s.ln() - points[i - 1].0.ln()) / (points[i].0.ln() - points[i - 1].0.ln());
+        share(i - 1) + x * (share(i) - share(i - 1))
+    };
+    at * g.matmul_tflops() * 1e12
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// NVIDIA's guide: on an A100 (108 SMs) with 256 × 128 tiles, a 1792 × 1792
+    /// output is 7 × 14 = 98 tiles, one wave at 98/108 of the SMs; one tile
+    /// more starts a second wave, nearly empty; a row of 257 pays two tiles.
+    #[test]
+    fn tile_and_wave_quantization() {
+        let g = Gemm { rows: 1792.0, cols: 1792.0, inner: 4096.0 };
+        assert!((g.efficiency(108.0) - 98.0 / 108.0).abs() < 1e-12);
+        let wider = Gemm { cols: 1792.0 + 128.0, ..g };
+        assert!((wider.efficiency(108.0) - 105.0 / 108.0).abs() < 1e-12);
+        let two_waves = Gemm { rows: 256.0, cols: 128.0 * 109.0, inner: 4096.0 };
+        assert!((two_waves.efficiency(108.0) - 109.0 / 216.0).abs() < 1e-12);
+        let ragged = Gemm { rows: 257.0, cols: 128.0, inner: 4096.0 };
+        let short = Gemm { rows: 100.0, cols: 128.0, inner: 4096.0 };
+        assert!((short.efficiency(108.0) - 100.0 / 128.0 / 108.0).abs() < 1e-12);
+        assert!((ragged.efficiency(108.0) - 257.0 / 512.0 * 2.0 / 108.0).abs() < 1e-12);
+        // 98 heads of a batched product of one tile each: the same grid.
+        let one = Gemm { rows: 256.0, cols: 128.0, inner: 64.0 };
+        assert!((one.batched_efficiency(98.0, 108.0) - 98.0 / 108.0).abs() < 1e-12);
+    }
+
+    /// The backward's products: the input's gradient (rows × inner over cols)
+    /// and the weights' (inner × cols over rows), each the forward's FLOPs.
+    #[test]
+    fn three_products_a_matrix() {
+        let g = Gemm { rows: 8192.0, cols: 6144.0, inner: 4096.0 };
+        let [f, d, w] = g.passes();
+        assert_eq!((d.rows, d.cols, d.inner), (8192.0, 4096.0, 6144.0));
+        assert_eq!((w.rows, w.cols, w.inner), (4096.0, 6144.0, 8192.0));
+        assert!(f.flops() == d.flops() && d.flops() == w.flops());
+        // A matrix-vector product is read, not computed: the roofline's memory side.
+        let v = Gemm { rows: 1.0, cols: 4096.0, inner: 4096.0 };
+        let t = v.seconds(132.0, 792e12, 3e12);
+        assert_eq!(t, 2.0 * (4096.0 + 4096.0 * 4096.0 + 4096.0) / 3e12);
+    }
+
+    /// Llama 3 8B at s 8192 on an H100: the matrix products at the GPU's best
+    /// rate give a pass close to 6·P·tokens/792 TFLOP/s; the shape's rate lies
+    /// below the best matmul rate and above FlashAttention's.
+    #[test]
+    fn the_shape_rate_lies_between_its_kernels() {
+        let c = crate::link::config("model=llama-3-8b&gpu=h100-80gb&convention=megatron&seq-len=8192").unwrap();
+        let rate = shape_rate(&c);
+        let best = c.system.gpu.matmul_tflops() * 1e12;
+        assert!(rate < best && rate > attention_rate(&c), "{rate}");
+        // FlashAttention-2 on an H100 at 8k: 308 TFLOP/s.
+        assert!((attention_rate(&c) / 1e12 - 308.0 / 792.1 * best / 1e12).abs() < 1e-9);
+    }
 }
