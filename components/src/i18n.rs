@@ -703,8 +703,9 @@ pub fn serving_verdict(lang: Lang, c: &tmath::Config, s: &tmath::serving::Servin
             if memory { "memory" } else { "compute" },
             if s.fits { "" } else { " The batch's KV cache does not fit the engine's share." },
         ),
-        Lang::Ko => format!(
-            "{fits}GPU {}장(t {} × p {}), 사용자 {}명, 요청당 {} + {} 토큰: 이 배치에서 디코드는 {}에 묶입니다.{}",
+        Lang::Ko => {
+            format!(
+            "{fits}GPU {}장(t {} × p {}), 사용자 {}명, 요청당 {} + {} 토큰: 이 배치에서 디코딩의 병목은 {}입니다.{}",
             s.gpus,
             v.serve_tp,
             v.serve_pp,
@@ -712,8 +713,9 @@ pub fn serving_verdict(lang: Lang, c: &tmath::Config, s: &tmath::serving::Servin
             v.prompt_tokens,
             v.output_tokens,
             if memory { "메모리 대역폭" } else { "연산" },
-            if s.fits { "" } else { " 배치의 KV 캐시가 엔진의 몫에 들어가지 않습니다." },
-        ),
+            if s.fits { "" } else { " 배치의 KV 캐시가 엔진에 할당된 메모리에 들어가지 않습니다." },
+        )
+        }
     }
 }
 
@@ -740,9 +742,9 @@ pub fn serving_turn(lang: Lang, s: &tmath::serving::ServingReport) -> String {
         (Lang::En, false) => format!(
             "At this context no batch turns it compute-bound: each sequence's cache takes longer to read than its arithmetic ({short})."
         ),
-        (Lang::Ko, true) => format!("이 컨텍스트에서는 배치 {}부터 연산에 묶입니다({short}).", grouped_sig(at)),
+        (Lang::Ko, true) => format!("이 컨텍스트에서는 배치 {}부터 연산이 병목이 됩니다({short}).", grouped_sig(at)),
         (Lang::Ko, false) => format!(
-            "이 컨텍스트에서는 배치를 늘려도 연산에 묶이지 않습니다: 시퀀스마다 KV 캐시를 읽는 시간이 연산보다 깁니다({short})."
+            "이 컨텍스트에서는 배치를 늘려도 연산이 병목이 되지 않습니다: 시퀀스마다 KV 캐시를 읽는 시간이 연산보다 깁니다({short})."
         ),
     }
 }
@@ -952,7 +954,7 @@ pub fn choice_text(lang: Lang, k: K, value: &str) -> String {
 /// Bytes per parameter: "16 B/param", "파라미터당 16바이트".
 pub fn bytes_per_param(lang: Lang, b: f64) -> String {
     match lang {
-        Lang::En => format!("{} B/param", trim(b)),
+        Lang::En => format!("{}\u{a0}B/param", trim(b)),
         Lang::Ko => format!("파라미터당 {}바이트", trim(b)),
     }
 }
@@ -960,15 +962,15 @@ pub fn bytes_per_param(lang: Lang, b: f64) -> String {
 /// Bytes of one cached value: "2 bytes", "2바이트".
 pub fn bytes_per_value(lang: Lang, b: f64) -> String {
     match lang {
-        Lang::En => format!("{} bytes", trim(b)),
+        Lang::En => format!("{}\u{a0}bytes", trim(b)),
         Lang::Ko => format!("{}바이트", trim(b)),
     }
 }
 
-/// The same, short, for a bar's second line under a title that says "per parameter": "16 B/param", "16바이트".
+/// The same, short, for a bar's second line under a title that says "per parameter": "16 B", "16바이트".
 pub fn bytes_per_param_short(lang: Lang, b: f64) -> String {
     match lang {
-        Lang::En => format!("{} B/param", trim(b)),
+        Lang::En => format!("{}\u{a0}B", trim(b)),
         Lang::Ko => format!("{}바이트", trim(b)),
     }
 }
@@ -1004,7 +1006,7 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         ),
         "finetune-note-summary" => (
             "What LoRA and QLoRA keep, and what they cost in quality",
-            "LoRA와 QLoRA가 메모리에 두는 것과 품질에서 치르는 값",
+            "LoRA와 QLoRA가 메모리에 두는 것, 그리고 품질 손실",
         ),
         "finetune-note" => (
             "LoRA trains two rank-r matrices beside each adapted weight and freezes the rest: no gradients or optimizer states for the base, whose weights stay; QLoRA keeps that base in 4-bit NF4. The literature reports them matching full fine-tuning on most tasks (Hu et al. 2021, §5; Dettmers et al. 2023, §4), and learning less than it on new domains such as code and mathematics (Biderman et al. 2024, \"LoRA Learns Less and Forgets Less\").",
@@ -1065,8 +1067,8 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "floor" => ("floor", "하한"),
         "kv-cache" => ("KV cache", "KV 캐시"),
         "weights-plus-kv" => ("weights + KV cache", "가중치 + KV 캐시"),
-        "longest-context" => ("longest context on one GPU", "GPU 한 장의 최장 컨텍스트"),
-        "longest-context-each" => ("longest context per sequence on one GPU", "GPU 한 장에서 시퀀스당 최장 컨텍스트"),
+        "longest-context" => ("longest context on one GPU", "GPU 한 장에 들어가는 최대 컨텍스트"),
+        "longest-context-each" => ("longest context per sequence on one GPU", "GPU 한 장에 들어가는 시퀀스당 최대 컨텍스트"),
         "serving-vs-context" => ("Serving memory against the context", "컨텍스트 길이에 따른 추론 메모리"),
         "context-axis" => ("context (tokens)", "컨텍스트 (토큰)"),
         "standard" => ("stored (s × s)", "저장 (s × s)"),
@@ -1143,9 +1145,9 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "serving-gpu-tps" => ("tokens/s per GPU", "GPU당 초당 토큰"),
         "serving-users" => ("users the KV pool holds", "KV 풀에 들어가는 사용자"),
         "serving-usd" => ("per million output tokens", "출력 토큰 100만 개당"),
-        "serving-reserve" => ("engine's profiled peak", "엔진이 프로파일링한 최대치"),
+        "serving-reserve" => ("engine's profiled peak", "엔진 프로파일링 최대 사용량"),
         "serving-pool" => ("KV cache pool", "KV 캐시 풀"),
-        "serving-left" => ("outside the engine's share", "엔진 몫 밖"),
+        "serving-left" => ("outside the engine's share", "엔진에 할당되지 않은 메모리"),
         "serving-bar" => ("One GPU's memory as the engine budgets it", "엔진이 나누는 GPU 한 장의 메모리"),
         "serving-crossover" => ("crossover", "교차점"),
         "serving-axis-batch" => ("batch (concurrent users)", "배치(동시 사용자 수)"),
@@ -1417,8 +1419,8 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         ),
         "preset-70b-16" => ("70B with FSDP on 16 GPUs and full recomputation", "FSDP로 GPU 16장에 700억 모델, 전체 재계산"),
         "preset-405b" => ("Llama 3 405B on 16,384 H100s (t·p·d = 8·16·128)", "H100 16,384장(t·p·d = 8·16·128)에 Llama 3 405B"),
-        "preset-lesson-a100" => ("Lesson prices: 70B on 1,024 A100s at $2/h", "강의 가격: A100 1,024장에 700억 모델, 시간당 $2"),
-        "preset-lesson-h100" => ("Lesson prices: 70B on 1,024 H100s at $3.50/h", "강의 가격: H100 1,024장에 700억 모델, 시간당 $3.50"),
+        "preset-lesson-a100" => ("Training cost: 70B on 1,024 A100s at $2 per GPU-hour", "학습 비용: A100 1,024장에 700억 모델, GPU‑시간당 $2"),
+        "preset-lesson-h100" => ("Training cost: 70B on 1,024 H100s at $3.50 per GPU-hour", "학습 비용: H100 1,024장에 700억 모델, GPU‑시간당 $3.50"),
         "invalid-variant" => ("not a valid layout here", "여기서는 불가능한 구성"),
         "deck-article" => ("The article's story as slides (its own presets)", "원문 흐름대로 보는 슬라이드 (미리 정한 예시)"),
         "preset-inference-7b" => ("Serving 7B in fp16: 1.2 × the weights", "70억 모델을 fp16으로 서빙: 가중치의 1.2배"),

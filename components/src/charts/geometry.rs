@@ -345,8 +345,38 @@ pub fn log_pos(v: f64, lo: f64, hi: f64, a0: f64, a1: f64) -> f64 {
 }
 
 /// Tick values of a log axis: the powers of ten inside [lo, hi], thinned to at
-/// most `max` of them; with fewer than two, 1-2-5 steps instead.
+/// most `max` of them; with fewer than two, 1-2-5 steps instead, and where
+/// those give fewer than three, 1-1.5-2-3-5-7 steps (two ticks evenly apart
+/// read as a linear axis), thinned alike.
 pub fn log_ticks(lo: f64, hi: f64, max: usize) -> Vec<f64> {
+    let steps = log_steps(lo, hi, &[1.0, 2.0, 5.0]);
+    if steps.len() >= 3 || !(lo > 0.0 && hi > lo && lo.is_finite() && hi.is_finite()) {
+        return decades_or(lo, hi, max, steps);
+    }
+    let finer = log_steps(lo, hi, &[1.0, 1.5, 2.0, 3.0, 5.0, 7.0]);
+    let stride = finer.len().div_ceil(max.max(1));
+    decades_or(lo, hi, max, finer.into_iter().step_by(stride).collect())
+}
+
+/// The values m·10^e inside [lo, hi] for each multiplier m of `marks`.
+fn log_steps(lo: f64, hi: f64, marks: &[f64]) -> Vec<f64> {
+    let mut out = Vec::new();
+    if !(lo > 0.0 && hi > lo && lo.is_finite() && hi.is_finite()) {
+        return out;
+    }
+    for e in (lo.log10().floor() as i32)..=(hi.log10().ceil() as i32) {
+        for m in marks {
+            let v = m * 10f64.powi(e);
+            if v >= lo && v <= hi {
+                out.push(v);
+            }
+        }
+    }
+    out
+}
+
+/// The powers of ten inside [lo, hi] thinned to `max`, or `steps` when fewer than two are.
+fn decades_or(lo: f64, hi: f64, max: usize, steps: Vec<f64>) -> Vec<f64> {
     if !(lo > 0.0 && hi > lo && lo.is_finite() && hi.is_finite()) {
         return Vec::new();
     }
@@ -356,16 +386,7 @@ pub fn log_ticks(lo: f64, hi: f64, max: usize) -> Vec<f64> {
         let stride = decades.len().div_ceil(max.max(1));
         return decades.into_iter().step_by(stride).collect();
     }
-    let mut out = Vec::new();
-    for e in (lo.log10().floor() as i32)..=(hi.log10().ceil() as i32) {
-        for m in [1.0, 2.0, 5.0] {
-            let v = m * 10f64.powi(e);
-            if v >= lo && v <= hi {
-                out.push(v);
-            }
-        }
-    }
-    out
+    steps
 }
 
 #[cfg(test)]
@@ -377,7 +398,10 @@ mod log_tests {
         assert_eq!(log_pos(10.0, 1.0, 100.0, 0.0, 200.0), 100.0);
         assert_eq!(log_ticks(1.0, 1e4, 10), vec![1.0, 10.0, 100.0, 1e3, 1e4]);
         assert_eq!(log_ticks(1.0, 1e12, 4), vec![1.0, 1e4, 1e8, 1e12]);
-        assert_eq!(log_ticks(30.0, 90.0, 5), vec![50.0]);
+        // One 1-2-5 step in range: the finer steps, so the axis reads as a log one.
+        assert_eq!(log_ticks(30.0, 90.0, 5), vec![30.0, 50.0, 70.0]);
+        assert_eq!(log_ticks(3e10, 1.5e11, 5), vec![3e10, 5e10, 7e10, 1e11, 1.5e11]);
+        assert_eq!(log_ticks(2.0, 60.0, 5), vec![2.0, 5.0, 10.0, 20.0, 50.0]);
         assert!(log_ticks(0.0, 1.0, 5).is_empty());
     }
 }

@@ -3,7 +3,7 @@
 
 use super::geometry::{axis_max, bar_x, is_cut, line_label_spot, stacked_rects, tick_number, ticks, y_of, Area, Bar};
 use super::svg::{chart_view, wrap, Align, Baseline, ChartSize, FontSize, Svg};
-use super::theme::{css_color, theme};
+use super::theme::{css_color, text_on, theme};
 use leptos::prelude::*;
 use tmath::units::{ByteUnit, Bytes};
 
@@ -80,7 +80,7 @@ fn draw(text: &mut Svg, scene: &Scene) {
         if r.y1 - r.y0 > 1.4 * em && r.x1 - r.x0 > 2.0 * half && !under_total {
             let (cx, cy) = ((r.x0 + r.x1) / 2.0, (r.y0 + r.y1) / 2.0);
             text.rect(cx - half, cy - 0.7 * em, cx + half, cy + 0.7 * em, &css_color(r.part));
-            text.text(&label, cx, cy, Align::Center, Baseline::Middle, false, "#fff");
+            text.text(&label, cx, cy, Align::Center, Baseline::Middle, false, text_on(r.part));
         }
     }
     // Labels share the bar's slot, less a gap: a long one wraps at its spaces.
@@ -94,7 +94,11 @@ fn draw(text: &mut Svg, scene: &Scene) {
         let (at, baseline) = if is_cut(bar, max) {
             ((cx, area.top + 1.7 * em), Baseline::Top)
         } else {
-            ((cx, y_of(bar.total(), max, area) - 0.25 * em), Baseline::Bottom)
+            // A bar that ends just under the capacity line would write its total on the line,
+            // as if it were the line's value: the total goes above the line instead.
+            let bottom = y_of(bar.total(), max, area) - 0.25 * em;
+            let on_line = y > bottom - 1.4 * em && y < bottom + 0.2 * em;
+            ((cx, if on_line { y - 0.3 * em } else { bottom }), Baseline::Bottom)
         };
         text.patched_text(&total, at, Align::Center, baseline, bar.current, (th.fg_css, th.bg_css));
         let label = wrap(&bar.label, slot, em).into_iter().map(|l| (l, bar.current));

@@ -34,6 +34,17 @@ pub fn css_color(part: usize) -> String {
     format!("rgb({r},{g},{b})")
 }
 
+/// The text colour for a label on each part's colour: white or near-black,
+/// whichever contrasts more by WCAG 2's relative luminance (white on the
+/// gradients' orange is 2.25 : 1, near-black 9.3 : 1); a test derives it.
+const TEXT_ON: [&str; 12] =
+    ["#fff", "#111", "#111", "#111", "#fff", "#111", "#111", "#fff", "#111", "#111", "#111", "#111"];
+
+/// [`TEXT_ON`] of a part (the last colour's for anything beyond).
+pub fn text_on(part: usize) -> &'static str {
+    TEXT_ON[part.min(TEXT_ON.len() - 1)]
+}
+
 /// Colours of one theme, as CSS.
 pub struct Theme {
     pub fg_css: &'static str,
@@ -67,6 +78,35 @@ pub fn theme() -> Theme {
             bg_css: "rgb(255,255,255)",
             grid_css: "rgb(225,225,225)",
             line_css: "rgb(200,0,0)",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The weights' blue keeps white text; the gradients', optimizer's and
+    /// activations' lighter colours and the overhead's yellow take dark text.
+    #[test]
+    fn labels_contrast_with_their_segment() {
+        let lin = |c: u8| {
+            let c = c as f64 / 255.0;
+            if c <= 0.04045 {
+                c / 12.92
+            } else {
+                ((c + 0.055) / 1.055).powf(2.4)
+            }
+        };
+        for (part, &(r, g, b)) in PALETTE.iter().enumerate() {
+            let l = 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+            // Against white (luminance 1) and against #111 (0.0056).
+            let white = 1.05 / (l + 0.05) >= (l + 0.05) / 0.0556;
+            assert_eq!(text_on(part), if white { "#fff" } else { "#111" }, "part {part}");
+        }
+        assert_eq!(text_on(0), "#fff");
+        for part in [1, 2, 3, 10] {
+            assert_eq!(text_on(part), "#111", "part {part}");
         }
     }
 }
