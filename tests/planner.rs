@@ -417,4 +417,13 @@ fn the_planner_tries_context_parallelism() {
     assert!(layouts(&b, &keep, 4).iter().all(|l| l.cp == 1));
     assert!(layouts(&b, &keep, 4)[0].step_seconds > ls[0].step_seconds);
     assert_eq!(min_gpus(&b, &o), Some(4));
+    // A kept cp that does not divide the GPUs: no layout, and the planner says why.
+    let two = tmath::Config { layout: tmath::config::Layout { cp: 2, ..b.layout }, ..b.clone() };
+    assert!(layouts(&two, &keep, 3).is_empty());
+    let why = tmath::planner::why_none(&two, &keep, 3, &[]);
+    assert_eq!(why, Some(tmath::planner::NoLayout::ContextParallel { cp: 2 }));
+    assert_eq!(
+        tmath::planner::why_none(&two, &o, 3, &[]),
+        Some(tmath::planner::NoLayout::Batch { global_batch: 16, ep: 1 })
+    );
 }

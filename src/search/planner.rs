@@ -201,15 +201,16 @@ fn vpp_choices(base: &Config, p: u64, m: u64) -> Vec<u64> {
 /// must be a multiple of 2·cp) of at least 128 tokens, FlashAttention's tile
 /// of rows, and that divides `n` (0: any count, the minimum-GPU search).
 pub fn cp_choices(base: &Config, o: &PlanOptions, n: u64) -> Vec<u64> {
-    if o.keep_cp {
-        return vec![base.layout.cp];
-    }
     let s = base.seq_len;
-    (0..)
-        .map(|k| 1u64 << k)
-        .take_while(|&cp| cp == 1 || (s.is_multiple_of(2 * cp) && s / (2 * cp) >= 128))
-        .filter(|&cp| n == 0 || n.is_multiple_of(cp))
-        .collect()
+    let tried: Vec<u64> = if o.keep_cp {
+        vec![base.layout.cp]
+    } else {
+        (0..)
+            .map(|k| 1u64 << k)
+            .take_while(|&cp| cp == 1 || (s.is_multiple_of(2 * cp) && s / (2 * cp) >= 128))
+            .collect()
+    };
+    tried.into_iter().filter(|&cp| n == 0 || n.is_multiple_of(cp)).collect()
 }
 
 /// Every layout on exactly `n` GPUs, evaluated; fastest fitting first, then the rest.
@@ -219,7 +220,7 @@ pub fn cp_choices(base: &Config, o: &PlanOptions, n: u64) -> Vec<u64> {
 /// that fits, v = 1 when none helps).
 pub fn layouts(base: &Config, o: &PlanOptions, n: u64) -> Vec<Plan> {
     let mut out = Vec::new();
-    for cp in cp_choices(base, o, n).into_iter().filter(|&cp| n.is_multiple_of(cp)) {
+    for cp in cp_choices(base, o, n) {
         layouts_at_cp(base, o, n / cp, cp, &mut out);
     }
     sort(&mut out, Order::Best);
@@ -432,7 +433,8 @@ pub fn why_none(base: &Config, o: &PlanOptions, n: u64, layouts: &[Plan]) -> Opt
         return None;
     }
     let least = layouts.iter().map(|l| l.needed_bytes).fold(f64::INFINITY, f64::min);
-    Some(if o.keep_cp && !n.is_multiple_of(base.layout.cp) {
+    // No cp to try on n GPUs: only a kept one that does not divide them (1 always does).
+    Some(if cp_choices(base, o, n).is_empty() {
         NoLayout::ContextParallel { cp: base.layout.cp }
     } else if layouts.is_empty() {
         NoLayout::Batch { global_batch: base.global_batch, ep: base.layout.ep }
