@@ -117,7 +117,10 @@ cd "$(dirname "$0")/.."
 # 432 → 433: each GPU's SMs with their sources (time that follows the shape, issue 39), 0.4 KiB
 # (431.6 → 432.0); the screenshot review's fixes (a label's text colour by its segment's contrast, a
 # log axis's finer ticks, a total lifted off the capacity line, Korean wording), 0.5 KiB (→ 432.5).
-CEILING_KIB=${CEILING_KIB:-433}
+# 433 → 434 (issue 39): the optimizer's update as a step segment with its label in both languages,
+# the measured all-reduce bandwidth by message size for three GPUs (their sources left out of the
+# page), 0.4 KiB (432.6 → 433.0).
+CEILING_KIB=${CEILING_KIB:-434}
 # The stable toolchain's fallback build is about 28 KiB larger (scripts/build.sh says so loudly).
 if [ "$(cat target/wasm-toolchain.txt 2>/dev/null)" = stable ]; then
   CEILING_KIB=$((CEILING_KIB + 30))

@@ -1458,6 +1458,7 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "step-dp" => ("data-parallel communication not hidden", "데이터 병렬 통신 중 가려지지 않은 몫"),
         "step-cp" => ("context-parallel ring not hidden", "컨텍스트 병렬 링 통신 중 가려지지 않은 몫"),
         "step-ep" => ("expert-parallel exchange", "전문가 병렬 토큰 교환"),
+        "step-optimizer" => ("optimizer update", "옵티마이저 업데이트"),
         "step-throughput" => ("tokens per second per GPU", "GPU당 초당 토큰 수"),
         "step-note-megatron" => (
             "One model with the planner, and the days above are its steps: D ÷ (B·s) of them. τ is the rate of compute alone; how close this comes to measured runs: \"How close is this to reality\".",

@@ -42,6 +42,9 @@ pub struct Gpu {
     /// measured maximum achievable matmul FLOP/s): the rate of prefill, whose
     /// prompt makes every projection a large GEMM.
     pub matmul: Share,
+    /// The all-reduce's measured bus bandwidth inside a node, by message size
+    /// ([`Collective`]): how near the link's rate a collective of a given size comes.
+    pub allreduce: Collective,
     /// Default price per GPU-hour in US dollars: an editable assumption.
     pub usd_per_hour: f64,
     pub price_source: &'static str,
@@ -59,6 +62,123 @@ pub struct Figure {
 pub struct Share {
     pub share: f64,
     pub source: &'static str,
+}
+
+/// A collective's measured bus bandwidth inside one node of 8 GPUs by message
+/// size (nccl-tests' `busbw`: for an all-reduce the bytes moved, 2(n − 1)/n
+/// of the message, over the time; NVIDIA/nccl-tests `doc/PERFORMANCE.md`),
+/// as a share of the link's per-direction rate on the system that measured it.
+#[derive(Debug, PartialEq, Serialize)]
+pub struct Collective {
+    /// (log2 of the message's bytes, bus bandwidth in GB/s), ascending.
+    pub points: &'static [(f64, f64)],
+    /// The measured system's link rate per direction, GB/s: the shares' denominator.
+    pub link_gbs: f64,
+}
+
+impl Collective {
+    /// The share of the link's rate a collective of `bytes` reaches: the measured
+    /// bus bandwidth interpolated in log size, held at the ends, over the link.
+    pub fn share(&self, bytes: f64) -> f64 {
+        let x = bytes.max(1.0).log2();
+        let p = self.points;
+        let busbw = match p.iter().position(|q| q.0 >= x) {
+            None => p[p.len() - 1].1,
+            Some(0) => p[0].1,
+            Some(i) => p[i - 1].1 + (x - p[i - 1].0) / (p[i].0 - p[i - 1].0) * (p[i].1 - p[i - 1].1),
+        };
+        busbw / self.link_gbs
+    }
+}
+
+/// Azure ND A100 v4 (8 A100-SXM4-80GB, NVLink 3 through NVSwitch, NCCL 2.18.5):
+/// nccl-tests all-reduce, in place, 1 MiB to 8 GiB (Azure/AI-benchmarking-guide
+/// `Azure_Results/ND_A100_v4_results.md` @8fd0c6e, § NCCL Bandwidth). stas00's
+/// single A100 node agrees: 176.9 at 128 MiB, 234.6 at 8 GiB (ml-engineering `network/README.md`).
+pub const A100_ALLREDUCE: Collective = Collective {
+    points: &[
+        (20.0, 36.22),
+        (21.0, 53.54),
+        (22.0, 71.43),
+        (23.0, 89.99),
+        (24.0, 109.22),
+        (25.0, 132.77),
+        (26.0, 166.63),
+        (27.0, 174.18),
+        (28.0, 213.87),
+        (29.0, 221.58),
+        (30.0, 228.10),
+        (31.0, 230.22),
+        (32.0, 230.48),
+        (33.0, 231.58),
+    ],
+    link_gbs: 300.0,
+};
+
+/// Azure ND H100 v5 (8 H100 SXM, NVLink 4 through NVSwitch, NCCL 2.18.5, NVLink
+/// SHARP): the same test (`Azure_Results/ND_H100_v5_results.md` @8fd0c6e).
+/// Above 450 the switch reduces in place (NVLS: "neither the algbw nor busbw
+/// correspond to the bandwidth on the wire", nccl-tests#212).
+pub const H100_ALLREDUCE: Collective = Collective {
+    points: &[
+        (20.0, 43.70),
+        (21.0, 81.93),
+        (22.0, 128.73),
+        (23.0, 172.13),
+        (24.0, 234.45),
+        (25.0, 295.53),
+        (26.0, 361.78),
+        (27.0, 400.61),
+        (28.0, 423.38),
+        (29.0, 438.46),
+        (30.0, 466.35),
+        (31.0, 472.36),
+        (32.0, 475.54),
+        (33.0, 478.87),
+    ],
+    link_gbs: 450.0,
+};
+
+/// Azure ND H200 v5 (8 H200, NCCL 2.20.5, NVLS): `Azure_Results/ND_H200_v5_results.md` @8fd0c6e.
+pub const H200_ALLREDUCE: Collective = Collective {
+    points: &[
+        (20.0, 52.96),
+        (21.0, 88.78),
+        (22.0, 138.44),
+        (23.0, 181.94),
+        (24.0, 240.41),
+        (25.0, 300.91),
+        (26.0, 368.11),
+        (27.0, 412.45),
+        (28.0, 432.24),
+        (29.0, 442.72),
+        (30.0, 467.58),
+        (31.0, 472.57),
+        (32.0, 477.41),
+        (33.0, 479.98),
+    ],
+    link_gbs: 450.0,
+};
+
+/// Where each GPU's all-reduce curve ([`Gpu::allreduce`]) comes from: the
+/// measurement, or the assumption where none was found (kept out of the page:
+/// only the tests read it).
+pub fn allreduce_source(gpu: &str) -> Option<&'static str> {
+    Some(match gpu {
+        "a100-80gb" => "Azure/AI-benchmarking-guide, ND A100 v4 (NCCL 2.18.5): nccl-tests all-reduce bus bandwidth, 36 GB/s at 1 MiB, 174 at 128 MiB, 232 at 8 GiB, of NVLink 3's 300",
+        "a100-40gb" => "Azure/AI-benchmarking-guide, ND A100 v4 (NCCL 2.18.5): nccl-tests all-reduce bus bandwidth, 36 GB/s at 1 MiB, 174 at 128 MiB, 232 at 8 GiB, of NVLink 3's 300",
+        "h100-80gb" => "Azure/AI-benchmarking-guide, ND H100 v5 (NCCL 2.18.5, NVLS): nccl-tests all-reduce bus bandwidth, 44 GB/s at 1 MiB, 401 at 128 MiB, 479 at 8 GiB, of NVLink 4's 450",
+        "h100-pcie" => "assumption: none measured on PCIe links; the A100 node's shares (no NVLink SHARP)",
+        "h200" => "Azure/AI-benchmarking-guide, ND H200 v5 (NCCL 2.20.5, NVLS): nccl-tests all-reduce bus bandwidth, 53 GB/s at 1 MiB, 412 at 128 MiB, 480 at 8 GiB, of NVLink 4's 450",
+        "h800" => "assumption: the H100 node's shares of its own link (the same NVSwitch; nccl#1374 reports about 215 GB/s on 8 H800s, of 200)",
+        "b200" => "assumption: none measured in the table; the H100 node's shares (NVLink SHARP)",
+        "mi300x" => "assumption: none measured; the A100 node's shares (RCCL, no in-switch reduction)",
+        "mi325x" => "assumption: none measured; the A100 node's shares (RCCL, no in-switch reduction)",
+        "l40s" => "assumption: none measured on PCIe links; the A100 node's shares",
+        "rtx-4090" => "assumption: none measured on PCIe links; the A100 node's shares",
+        "v100-32gb" => "assumption: none measured; the A100 node's shares",
+        _ => return None,
+    })
 }
 
 impl Gpu {
@@ -140,6 +260,7 @@ pub static GPUS: &[Gpu] = &[
         hbm_source: "NVIDIA A100 datasheet: A100 80GB SXM 2,039 GB/s",
         hbm_share: Share { share: 1.75 / 2.039, source: "Azure AI-benchmarking-guide, ND A100 v4: BabelStream Dot (a read) 1.75 TB/s of the datasheet's 2.039" },
         matmul: Share { share: 267.9 / 312.0, source: "stas00/ml-engineering, compute/accelerator/README.md, § Maximum Achievable Matmul FLOPS comparison table (BF16 matmul, the best shape found): A100 SXM 267.9 of 312 TFLOP/s (CUDA 12.1)" },
+        allreduce: A100_ALLREDUCE,
         usd_per_hour: 1.39,
         price_source: "RunPod A100 SXM, 2026-03-10 (deploybase.ai)",
     },
@@ -162,6 +283,7 @@ pub static GPUS: &[Gpu] = &[
         hbm_source: "NVIDIA A100 datasheet: A100 40GB SXM 1,555 GB/s",
         hbm_share: Share { share: 1355.0 / 1555.0, source: "PTsolvers/gpu-workshop-JuliaCon23#7: memcopy measured 1355 GB/s on an A100 40GB, of 1555" },
         matmul: Share { share: 267.9 / 312.0, source: "stas00/ml-engineering, compute/accelerator/README.md, § Maximum Achievable Matmul FLOPS comparison table (BF16 matmul, the best shape found): A100 SXM 267.9 of 312 TFLOP/s (CUDA 12.1), the same chip with 80 GB" },
+        allreduce: A100_ALLREDUCE,
         usd_per_hour: 1.48,
         price_source: "Lambda 1× A100 40GB, 2026-05-07 (techbytes.app)",
     },
@@ -184,6 +306,7 @@ pub static GPUS: &[Gpu] = &[
         hbm_source: "NVIDIA H100 datasheet: H100 SXM 3.35 TB/s",
         hbm_share: Share { share: 3.18 / 3.35, source: "Azure AI-benchmarking-guide, ND H100 v5: BabelStream Dot (a read) 3.18 TB/s of 3.35" },
         matmul: Share { share: 792.1 / 989.0, source: "stas00/ml-engineering, compute/accelerator/README.md, § Maximum Achievable Matmul FLOPS comparison table (BF16 matmul, the best shape found): H100 SXM 792.1 of 989 TFLOP/s (CUDA 12.1)" },
+        allreduce: H100_ALLREDUCE,
         usd_per_hour: 2.69,
         price_source: "RunPod H100 SXM, 2026-05-22 (spheron.network)",
     },
@@ -206,6 +329,7 @@ pub static GPUS: &[Gpu] = &[
         hbm_source: "NVIDIA H100 PCIe product brief PB-11133-001: 2 TB/s",
         hbm_share: Share { share: 3.18 / 3.35, source: "assumption: the H100 SXM's measured share (BabelStream Dot 3.18 of 3.35 TB/s); none measured on the PCIe card" },
         matmul: Share { share: MEDIAN_MATMUL_SHARE, source: "assumption: none measured on the PCIe card; the median of the measured NVIDIA shares (0.80–0.86)" },
+        allreduce: A100_ALLREDUCE,
         usd_per_hour: 2.86,
         price_source: "Lambda 1× H100 PCIe, 2026-05-07 (techbytes.app)",
     },
@@ -228,6 +352,7 @@ pub static GPUS: &[Gpu] = &[
         hbm_source: "NVIDIA H200 product page: 4.8 TB/s",
         hbm_share: Share { share: 4.48 / 4.8, source: "Azure AI-benchmarking-guide, ND H200 v5: BabelStream Dot (a read) 4.48 TB/s of 4.8" },
         matmul: Share { share: 821.0 / 989.0, source: "stas00/ml-engineering, compute/accelerator/README.md, § Maximum Achievable Matmul FLOPS comparison table (BF16 matmul, the best shape found): the GH200's Hopper GPU 821.0 of 989 TFLOP/s (CUDA 12.5), the H200's chip" },
+        allreduce: H200_ALLREDUCE,
         usd_per_hour: 3.59,
         price_source: "RunPod H200, 2026-03-10 (deploybase.ai)",
     },
@@ -250,6 +375,7 @@ pub static GPUS: &[Gpu] = &[
         hbm_source: "assumption: H100 SXM's HBM3, 3.35 TB/s (no datasheet found)",
         hbm_share: Share { share: 3000.0 / 3350.0, source: "deepseek-ai/FlashMLA README: up to 3000 GB/s memory-bound on the H800 SXM5, of 3.35 TB/s" },
         matmul: Share { share: 792.1 / 989.0, source: "stas00/ml-engineering, compute/accelerator/README.md, § Maximum Achievable Matmul FLOPS comparison table (BF16 matmul, the best shape found): H100 SXM 792.1 of 989 TFLOP/s, the H800's chip" },
+        allreduce: H100_ALLREDUCE,
         usd_per_hour: 2.69,
         price_source: "assumption: H100 SXM's price (a China-market part, no public on-demand price)",
     },
@@ -272,6 +398,7 @@ pub static GPUS: &[Gpu] = &[
         hbm_source: "NVIDIA HGX B200 specifications: 64 TB/s for 8 GPUs, 8 TB/s each",
         hbm_share: Share { share: 0.92, source: "Azure HPC blog (GB200): 7.35 TB/s HBM bandwidth utilization, 92 % efficiency" },
         matmul: Share { share: MEDIAN_MATMUL_SHARE, source: "assumption: none measured in the table; the median of the measured NVIDIA shares (0.80–0.86)" },
+        allreduce: H100_ALLREDUCE,
         usd_per_hour: 5.98,
         price_source: "RunPod B200, 2026-03-10 (deploybase.ai); $3.75–6.25 across providers",
     },
@@ -294,6 +421,7 @@ pub static GPUS: &[Gpu] = &[
         hbm_source: "AMD Instinct MI300X data sheet: 5.3 TB/s",
         hbm_share: Share { share: MEDIAN_SHARE, source: "assumption: no measurement found; the median of the measured NVIDIA GPUs' shares (0.86–0.95)" },
         matmul: Share { share: 781.9 / 1300.0, source: "stas00/ml-engineering, compute/accelerator/README.md, § Maximum Achievable Matmul FLOPS comparison table (BF16 matmul, the best shape found): MI300X 781.9 of 1300 TFLOP/s (ROCm 6.2)" },
+        allreduce: A100_ALLREDUCE,
         usd_per_hour: 1.99,
         price_source: "median MI300X on-demand price, 2026-05-18 (cliffcenter.com)",
     },
@@ -316,6 +444,7 @@ pub static GPUS: &[Gpu] = &[
         hbm_source: "AMD Instinct MI325X data sheet: 6 TB/s",
         hbm_share: Share { share: MEDIAN_SHARE, source: "assumption: no measurement found; the median of the measured NVIDIA GPUs' shares (0.86–0.95)" },
         matmul: Share { share: 781.9 / 1300.0, source: "assumption: the MI300X's measured share, the same CDNA 3 chip (stas00/ml-engineering, compute/accelerator/README.md, § Maximum Achievable Matmul FLOPS comparison table (BF16 matmul, the best shape found): 781.9 of 1300)" },
+        allreduce: A100_ALLREDUCE,
         usd_per_hour: 1.95,
         price_source: "TensorWave MI325X, 2026-05-18 (cliffcenter.com)",
     },
@@ -338,6 +467,7 @@ pub static GPUS: &[Gpu] = &[
         hbm_source: "NVIDIA L40S datasheet: 864 GB/s",
         hbm_share: Share { share: MEDIAN_SHARE, source: "assumption: no measurement found; the median of the measured GPUs' shares (0.86–0.95)" },
         matmul: Share { share: MEDIAN_MATMUL_SHARE, source: "assumption: none measured; the median of the measured NVIDIA shares (0.80–0.86)" },
+        allreduce: A100_ALLREDUCE,
         usd_per_hour: 0.79,
         price_source: "RunPod L40S, 2026-03-10 (deploybase.ai)",
     },
@@ -360,6 +490,7 @@ pub static GPUS: &[Gpu] = &[
         hbm_source: "NVIDIA Ada Lovelace architecture whitepaper: RTX 4090 1,008 GB/s",
         hbm_share: Share { share: MEDIAN_SHARE, source: "assumption: no measurement found (a copy benchmark reported more than the datasheet: the L2 cache); the median of the measured GPUs' shares" },
         matmul: Share { share: MEDIAN_MATMUL_SHARE, source: "assumption: none measured; the median of the measured NVIDIA shares (0.80–0.86)" },
+        allreduce: A100_ALLREDUCE,
         usd_per_hour: 0.34,
         price_source: "RunPod RTX 4090, 2026-03-10 (deploybase.ai)",
     },
@@ -382,6 +513,7 @@ pub static GPUS: &[Gpu] = &[
         hbm_source: "NVIDIA V100 datasheet: SXM2 900 GB/s",
         hbm_share: Share { share: MEDIAN_SHARE, source: "assumption: no measurement found; the median of the measured GPUs' shares (0.86–0.95)" },
         matmul: Share { share: MEDIAN_MATMUL_SHARE, source: "assumption: none measured; the median of the measured NVIDIA shares (0.80–0.86)" },
+        allreduce: A100_ALLREDUCE,
         usd_per_hour: 1.57,
         price_source: "a blended V100 32GB price index, 2026-04-06 (signwl.com)",
     },
@@ -863,6 +995,26 @@ pub fn model(name: &str) -> Option<&'static Model> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every GPU's all-reduce curve has its source; the measured ones read as
+    /// their tables print them, rising with the message and held at the ends.
+    #[test]
+    fn allreduce_curves() {
+        for g in GPUS {
+            assert!(allreduce_source(g.name).is_some(), "{}", g.name);
+            let p = g.allreduce.points;
+            assert!(p.windows(2).all(|w| w[0].0 < w[1].0 && w[0].1 <= w[1].1), "{}", g.name);
+        }
+        let a100 = &A100_ALLREDUCE;
+        assert!((a100.share(128.0 * 1024.0 * 1024.0) - 174.18 / 300.0).abs() < 1e-12);
+        assert!(
+            (a100.share(96.0 * 1024.0 * 1024.0) - (166.63 + (1.5f64.log2()) * (174.18 - 166.63)) / 300.0).abs() < 1e-12
+        );
+        assert_eq!(a100.share(1e12), 231.58 / 300.0);
+        assert_eq!(a100.share(1.0), 36.22 / 300.0);
+        // NVLink SHARP reduces in the switch: the H100's bus bandwidth passes its link's.
+        assert!(H100_ALLREDUCE.share(8e9) > 1.0);
+    }
 
     /// A bare P gets a published shape near it: the article's 7B keeps the
     /// 7B shape, 70B takes Llama's, and the shape's own P stays close to the given one.

@@ -541,7 +541,7 @@ pub fn warnings(
         w.push(Warning::AttentionFlops { share: with_attention / six_pd - 1.0, with_attention });
     }
     // Under `megatron` the days are the step's; under `article` they leave it out, and say so.
-    if c.convention == Convention::Article && st.total > 1.1 * st.compute {
+    if c.convention == Convention::Article && st.bubble + st.exposed_comm > 0.1 * st.compute {
         w.push(Warning::StepOverhead { bubble: st.bubble / st.compute, comm: st.exposed_comm / st.compute });
     }
     w

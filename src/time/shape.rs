@@ -193,7 +193,7 @@ pub fn layer_pass(c: &Config, layer: u64) -> Pass {
 ///
 /// - FlashAttention: its own count, 4·a·d per query–key pair forward (causal:
 ///   the pairs of [`crate::arch::Architecture::causal_pairs`]), 2.5× that
-///   backward, once more forward under full recomputation, at its measured
+///   backward, once more forward under full or selective recomputation, at its measured
 ///   rate ([`attention_rate`]).
 /// - Standard attention (Megatron-LM before FlashAttention): QKᵀ and the
 ///   scores times V as batched products over every pair (the mask skips
@@ -205,7 +205,9 @@ pub fn layer_pass(c: &Config, layer: u64) -> Pass {
 ///   (Megatron-LM `fused_softmax`, Korthikanti et al. 2022's 5·a·s² bytes).
 pub fn attention_pass(c: &Config) -> Pass {
     let a = c.arch;
-    let full = c.recompute == Recompute::Full;
+    // Full recomputation re-runs the whole forward, selective the attention core alone
+    // (Korthikanti et al. 2022, §5): either way the core's forward runs twice.
+    let full = c.recompute != Recompute::None;
     let layers = a.attention_layers() as f64;
     let heads = a.heads as f64 / c.layout.tp as f64;
     let b = c.micro_batch as f64;

@@ -47,7 +47,10 @@ pub struct StepTime {
     pub cp_exposed: f64,
     /// What of the communication compute does not hide: the exposed tp, pp, dp, cp and ep.
     pub exposed_comm: f64,
-    /// compute + bubble + exposed_comm.
+    /// The optimizer's update of the rank's parameters once the gradients are reduced
+    /// ([`optimizer_step`]): memory-bound, between one step's backward and the next forward.
+    pub optimizer: f64,
+    /// compute + bubble + exposed_comm + optimizer.
     pub total: f64,
 }
 
@@ -59,7 +62,7 @@ impl StepTime {
 
     /// The step's segments in order, each a stable name and its seconds: what
     /// the page's step bar stacks (they add up to `total`).
-    pub fn segments(&self) -> [(&'static str, f64); 7] {
+    pub fn segments(&self) -> [(&'static str, f64); 8] {
         [
             ("step-compute", self.compute),
             ("step-bubble", self.bubble),
@@ -68,17 +71,44 @@ impl StepTime {
             ("step-dp", self.dp_exposed),
             ("step-cp", self.cp_exposed),
             ("step-ep", self.ep_exposed),
+            ("step-optimizer", self.optimizer),
         ]
     }
 }
 
-/// Per-GPU bandwidth of a collective over `group` ranks `stride` apart (bytes/s).
+/// Per-GPU bandwidth of a transfer among `group` ranks `stride` apart (bytes/s):
+/// the link's rate, inside a node or across nodes. Point-to-point sends (the
+/// pipeline's, the context-parallel ring, the experts' all-to-all) run at it.
 pub fn bandwidth(c: &Config, group: u64, stride: u64) -> f64 {
-    if group.saturating_mul(stride) <= c.system.gpus_per_node {
+    if within_node(c, group, stride) {
         c.system.intra_node_bytes_per_s
     } else {
         c.system.inter_node_bytes_per_s
     }
+}
+
+fn within_node(c: &Config, group: u64, stride: u64) -> bool {
+    group.saturating_mul(stride) <= c.system.gpus_per_node
+}
+
+/// Per-GPU bandwidth of an all-reduce, all-gather or reduce-scatter of
+/// `bytes` a rank over `group` ranks `stride` apart (bytes/s): inside a node
+/// the link's rate times the share the GPU's measured all-reduce reaches at
+/// that size ([`crate::catalog::Collective`]: 58 % of an A100's NVLink at
+/// 128 MiB, 77 % at 8 GiB); across nodes the network's rate.
+pub fn collective_bandwidth(c: &Config, group: u64, stride: u64, bytes: f64) -> f64 {
+    if within_node(c, group, stride) {
+        c.system.intra_node_bytes_per_s * c.system.gpu.allreduce.share(bytes)
+    } else {
+        c.system.inter_node_bytes_per_s
+    }
+}
+
+/// Megatron-Core's gradient bucket: max(40M, 1M × the data-parallel ranks)
+/// parameters (`DistributedDataParallelConfig.bucket_size`'s default), the
+/// size of each data-parallel collective, in `bytes_per_param`.
+pub fn dp_bucket_bytes(group: u64, bytes_per_param: f64) -> f64 {
+    (40e6f64).max(1e6 * group as f64) * bytes_per_param
 }
 
 /// A micro-batch's passes through one stage, in units of its forward: the
@@ -125,11 +155,13 @@ pub fn bubble_share(c: &Config) -> f64 {
 /// - tp: per layer and micro-batch, two all-reduces forward and two backward
 ///   of s/cp·b·h activations (Shoeybi et al. 2019, §3), two more forward
 ///   with full recomputation; sequence parallelism's all-gather and
-///   reduce-scatter move the same (Korthikanti et al. 2022, §4.2.2); exposed,
-///   or with `tp-comm-overlap` hidden up to the compute's length;
+///   reduce-scatter move the same (Korthikanti et al. 2022, §4.2.2), at the
+///   bandwidth a collective of that size measures ([`collective_bandwidth`]);
+///   exposed, or with `tp-comm-overlap` hidden up to the compute's length;
 /// - pp: each micro-batch sends its activations forward and their gradient
 ///   back once per model chunk, s/cp·b·h/t with sequence parallelism; exposed;
-/// - dp over the d·cp ranks, the experts' over theirs ([`parallel::dp_traffic`]): ZeRO-0's
+/// - dp over the d·cp ranks, the experts' over theirs ([`parallel::dp_traffic`]), in
+///   Megatron-Core's buckets ([`dp_bucket_bytes`]): ZeRO-0's
 ///   all-reduce and ZeRO-1/2's reduce-scatter and all-gather hidden behind
 ///   one micro-batch (the last one's backward and the next step's first
 ///   forward: Megatron-LM's `--overlap-grad-reduce` and
@@ -142,7 +174,8 @@ pub fn bubble_share(c: &Config) -> f64 {
 ///   behind the attention's own compute;
 /// - ep: per MoE layer and micro-batch, an all-to-all to the experts and one
 ///   back, forward and backward (two more with full recomputation), of each
-///   rank's s/(cp·t)·b tokens × top-k × h; exposed.
+///   rank's s/(cp·t)·b tokens × top-k × h; exposed;
+/// - the optimizer's update once the gradients are reduced ([`optimizer_step`]).
 pub fn step_time(c: &Config) -> StepTime {
     let l = c.layout;
     let (t, p, cp) = (l.tp as f64, l.pp as f64, l.cp as f64);
@@ -161,7 +194,7 @@ pub fn step_time(c: &Config) -> StepTime {
 
     let tp_comm = if l.tp > 1 {
         let collectives = if full { 6.0 } else { 4.0 };
-        slowest * m * collectives * 2.0 * (t - 1.0) / t * act / bandwidth(c, l.tp, 1)
+        slowest * m * collectives * 2.0 * (t - 1.0) / t * act / collective_bandwidth(c, l.tp, 1, act)
     } else {
         0.0
     };
@@ -176,8 +209,12 @@ pub fn step_time(c: &Config) -> StepTime {
     // Data parallelism ([`parallel::dp_traffic`]): the dense weights over the d·cp ranks t apart,
     // the routed experts over their expert data-parallel group, etp·ep apart.
     let traffic = parallel::dp_traffic(c);
-    let dp_comm = traffic.dense.get() / bandwidth(c, l.shard_group(), l.tp)
-        + traffic.experts.get() / bandwidth(c, parallel::expert_data_parallel(c), l.expert_tp() * l.ep);
+    let grad_bytes = memory::gradient_bytes(c.dtypes.grad_dtype).0;
+    let (dense_group, expert_group) = (l.shard_group(), parallel::expert_data_parallel(c));
+    let dp_comm = traffic.dense.get()
+        / collective_bandwidth(c, dense_group, l.tp, dp_bucket_bytes(dense_group, grad_bytes))
+        + traffic.experts.get()
+            / collective_bandwidth(c, expert_group, l.expert_tp() * l.ep, dp_bucket_bytes(expert_group, grad_bytes));
     let per_micro_batch = compute / m;
     let dp_exposed = if c.zero.shards_params() {
         m * (dp_comm / m - per_micro_batch).max(0.0)
@@ -221,6 +258,7 @@ pub fn step_time(c: &Config) -> StepTime {
     let tp_exposed = if c.tp_comm_overlap { (tp_comm - compute).max(0.0) } else { tp_comm };
     let bubble = (compute + tp_exposed + ep_exposed) * bubble_share(c);
     let exposed_comm = tp_exposed + pp_exposed + dp_exposed + cp_exposed + ep_exposed;
+    let optimizer = optimizer_step(c);
     StepTime {
         compute,
         bubble,
@@ -235,8 +273,40 @@ pub fn step_time(c: &Config) -> StepTime {
         dp_exposed,
         cp_exposed,
         exposed_comm,
-        total: compute + bubble + exposed_comm,
+        optimizer,
+        total: compute + bubble + exposed_comm + optimizer,
     }
+}
+
+/// The optimizer step on the rank that holds the most parameters (the first
+/// stage with the embedding or the last with the output layer), seconds: a
+/// memory-bound pass at the GPU's achieved bandwidth over the parameters
+/// whose optimizer states the rank holds (all of its own, or its ZeRO
+/// shard), as Megatron-LM's mixed-precision optimizer runs it
+/// (`megatron/core/optimizer/optimizer.py`, `MixedPrecisionOptimizer.step`):
+/// the gradient norm for clipping reads the gradients (`clip_grad_norm_fp32`),
+/// the fused Adam reads the gradients and reads and writes every optimizer
+/// state, the fp32 master copy included (apex `multi_tensor_adam`), and
+/// `_copy_main_params_to_model_params` reads the master and writes the
+/// weights; the next step's `zero_grad` writes the rank's whole gradient
+/// buffer. An optimizer offloaded to the CPU leaves the GPU no update to
+/// run (its CPU time is not modelled).
+pub fn optimizer_step(c: &Config) -> f64 {
+    if c.offload.is_on() {
+        return 0.0;
+    }
+    let trained = crate::finetune::trainable_params(c).get();
+    let [weights, gradients, states] = memory::state_bytes_per_param(c).map(|b| b.0);
+    let per_shard_param = 2.0 * states + 2.0 * gradients + weights + memory::master_bytes(c);
+    let p = c.layout.pp.max(1);
+    let bytes = [0, p - 1]
+        .into_iter()
+        .map(|i| {
+            let d = memory::stage_divisors(c, &memory::stage(c, i));
+            trained * (per_shard_param / d.optimizer + gradients / d.gradients)
+        })
+        .fold(0.0, f64::max);
+    bytes / (c.system.gpu.achieved_hbm_gbs() * 1e9)
 }
 
 /// The hardware FLOPs of one trained token ([`compute::compute`] over D):

@@ -656,7 +656,7 @@ test("the step-time bar: the core's seconds, part by part, in both languages", a
     assert.equal(Number(await page.getAttribute('[data-testid="step-time"]', "data-value")), core.step_time.total, lang);
     const widths = await page.$$eval('[data-testid="step-bar"] span', (s) => s.map((e) => parseFloat(e.style.width)));
     const st = core.step_time;
-    const parts = [st.compute, st.bubble, st.tp_exposed, st.pp_exposed, st.dp_exposed, st.cp_exposed, st.ep_exposed].filter((x) => x > 0);
+    const parts = [st.compute, st.bubble, st.tp_exposed, st.pp_exposed, st.dp_exposed, st.cp_exposed, st.ep_exposed, st.optimizer].filter((x) => x > 0);
     assert.equal(widths.length, parts.length, lang);
     widths.forEach((w, i) => assert.ok(Math.abs(w - (100 * parts[i]) / st.total) < 0.01, `${lang}: segment ${i}`));
     assert.ok((await page.getAttribute('[data-testid="step-bar"]', "aria-label")).length > 20);

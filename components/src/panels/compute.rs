@@ -207,8 +207,9 @@ pub fn ComputeView(
 fn StepBar() -> impl IntoView {
     let ctx = use_ctx();
     let r = ctx.shown;
-    // Palette places: compute as the weights, the bubble grey, each link a colour of its own.
-    const COLORS: [usize; 7] = [0, 7, 1, 8, 2, 6, 3];
+    // Palette places: compute as the weights, the bubble grey, each link and the optimizer's
+    // update a colour of its own.
+    const COLORS: [usize; 8] = [0, 7, 1, 8, 2, 6, 3, 5];
     let parts = Memo::new(move |_| {
         r.with(|r| {
             let total = r.step.total.max(f64::MIN_POSITIVE);
