@@ -65,15 +65,16 @@ fn anchors_are_anchors() {
 /// shape gives (each product's tile and wave quantization at the best matmul
 /// rate, the scores' memory traffic, FlashAttention where it runs) the spread
 /// closes to within 15 points (on Selene's network, one 200 Gb/s HDR link a
-/// GPU: Narayanan et al. §5); the level is still fast, by 8–22 %: the 2021
+/// GPU: Narayanan et al. §5); the level is still fast, by 5–19 %: the 2021
 /// code reduced the gradients of 39B–1T after the pipeline's flush (`DDP_impl`
 /// local; torch DDP overlapped only the last micro-batch's backward) and its
 /// kernels ran up to 11 % slower three months earlier on the same machine
 /// (`docs/research/shape-sources.md`), while one 22B layer lands within 10 %
 /// of its measured time ([`a_22b_layer_as_measured`]) and the 2022 code's
 /// iterations within 8 % at the median ([`korthikanti_end_to_end`]). NVIDIA's
-/// NeMo runs on H100s (this table's anchors' rows) read 3–10 % fast at the
-/// shape's rate where one τ for all of them needs an anchor.
+/// NeMo runs on H100s (this table's anchors' rows) land within 3 % at the
+/// shape's rate (the products at the rate an H100 sustains, 730 TFLOP/s),
+/// where one τ for all of them needs an anchor.
 #[test]
 fn time_that_follows_the_shape() {
     use tmath::step::step_time;
@@ -135,7 +136,7 @@ fn time_that_follows_the_shape() {
             row.measured,
             100.0 * e
         );
-        assert!((0.0..0.15).contains(&e), "{}: {e}", row.name);
+        assert!(e.abs() < 0.10, "{}: {e}", row.name);
     }
 }
 

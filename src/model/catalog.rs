@@ -45,6 +45,10 @@ pub struct Gpu {
     /// The all-reduce's measured bus bandwidth inside a node, by message size
     /// ([`Collective`]): how near the link's rate a collective of a given size comes.
     pub allreduce: Collective,
+    /// The share of [`Gpu::matmul_tflops`] a matrix product sustains under a
+    /// training step's continuous load, once the clock settles under the power
+    /// limit ([`sustained_source`]).
+    pub sustained: f64,
     /// Default price per GPU-hour in US dollars: an editable assumption.
     pub usd_per_hour: f64,
     pub price_source: &'static str,
@@ -181,6 +185,30 @@ pub fn allreduce_source(gpu: &str) -> Option<&'static str> {
     })
 }
 
+/// Where each GPU's sustained matmul share ([`Gpu::sustained`]) comes from
+/// (kept out of the page: only the tests read it).
+pub fn sustained_source(gpu: &str) -> Option<&'static str> {
+    Some(match gpu {
+        "a100-80gb" => "Azure/AI-benchmarking-guide, ND A100 v4: cuBLASLt FP16 16384³ after 10,000 warm-up iterations, random data, 256.5 TFLOP/s (8192³ 253.7; Horace He, thonking.ai: 257–258 at 8192³ with randn), of the MAMF's 267.9",
+        "a100-40gb" => "assumption: the A100 80GB's (the same chip)",
+        "h100-80gb" => "huggingface/gpu-fryer README @2b6fb06a: H100 80GB HBM3 about 730 TFLOP/s BF16 at 8192³ over 60 s (cuBLASLt), of the MAMF's 792.1",
+        "h100-pcie" => "assumption: none measured; the median of the measured ratios (0.86–0.96)",
+        "h200" => "stas00/ml-engineering branch fast-mamf @082816f, compute/accelerator/README.md: H200 BF16 sustained 708.5 TFLOP/s at 8192×8448×20480 once the SM clock settled at about 1465 MHz and 693 W (the same run's burst 841.9 at 1980 MHz), of the catalogue's 821.0",
+        "h800" => "assumption: the H100 SXM's (the same chip and power limit)",
+        "b200" => "assumption: none measured; the median of the measured ratios (flashinfer#2899: back-to-back kernels drop a B200's SM clock from 1965 to about 1580 MHz)",
+        "mi300x" => "assumption: none measured; the median of the measured NVIDIA ratios",
+        "mi325x" => "assumption: none measured; the median of the measured NVIDIA ratios",
+        "l40s" => "assumption: none measured; the median of the measured ratios",
+        "rtx-4090" => "assumption: none measured; the median of the measured ratios",
+        "v100-32gb" => "assumption: none measured; the median of the measured ratios",
+        _ => return None,
+    })
+}
+
+/// Where no sustained rate was measured: the median of the measured ratios
+/// (H200 0.863, H100 SXM 0.922, A100 SXM 0.957).
+const SUSTAINED_MEDIAN: f64 = 730.0 / 792.1;
+
 impl Gpu {
     /// The memory bandwidth decode reaches by default, GB/s: the datasheet's × the achieved share.
     pub fn achieved_hbm_gbs(&self) -> f64 {
@@ -189,6 +217,10 @@ impl Gpu {
     /// The BF16 matmul rate prefill reaches by default, TFLOP/s: the peak × the measured share.
     pub fn matmul_tflops(&self) -> f64 {
         self.peak_tflops * self.matmul.share
+    }
+    /// The BF16 matmul rate a training step's products sustain, TFLOP/s ([`Gpu::sustained`]).
+    pub fn sustained_tflops(&self) -> f64 {
+        self.matmul_tflops() * self.sustained
     }
     /// What the driver keeps of nvidia-smi's total from a CUDA process, bytes
     /// (0 where no CUDA total is published).
@@ -261,6 +293,7 @@ pub static GPUS: &[Gpu] = &[
         hbm_share: Share { share: 1.75 / 2.039, source: "Azure AI-benchmarking-guide, ND A100 v4: BabelStream Dot (a read) 1.75 TB/s of the datasheet's 2.039" },
         matmul: Share { share: 267.9 / 312.0, source: "stas00/ml-engineering, compute/accelerator/README.md, § Maximum Achievable Matmul FLOPS comparison table (BF16 matmul, the best shape found): A100 SXM 267.9 of 312 TFLOP/s (CUDA 12.1)" },
         allreduce: A100_ALLREDUCE,
+        sustained: 256.5 / 267.9,
         usd_per_hour: 1.39,
         price_source: "RunPod A100 SXM, 2026-03-10 (deploybase.ai)",
     },
@@ -284,6 +317,7 @@ pub static GPUS: &[Gpu] = &[
         hbm_share: Share { share: 1355.0 / 1555.0, source: "PTsolvers/gpu-workshop-JuliaCon23#7: memcopy measured 1355 GB/s on an A100 40GB, of 1555" },
         matmul: Share { share: 267.9 / 312.0, source: "stas00/ml-engineering, compute/accelerator/README.md, § Maximum Achievable Matmul FLOPS comparison table (BF16 matmul, the best shape found): A100 SXM 267.9 of 312 TFLOP/s (CUDA 12.1), the same chip with 80 GB" },
         allreduce: A100_ALLREDUCE,
+        sustained: 256.5 / 267.9,
         usd_per_hour: 1.48,
         price_source: "Lambda 1× A100 40GB, 2026-05-07 (techbytes.app)",
     },
@@ -307,6 +341,7 @@ pub static GPUS: &[Gpu] = &[
         hbm_share: Share { share: 3.18 / 3.35, source: "Azure AI-benchmarking-guide, ND H100 v5: BabelStream Dot (a read) 3.18 TB/s of 3.35" },
         matmul: Share { share: 792.1 / 989.0, source: "stas00/ml-engineering, compute/accelerator/README.md, § Maximum Achievable Matmul FLOPS comparison table (BF16 matmul, the best shape found): H100 SXM 792.1 of 989 TFLOP/s (CUDA 12.1)" },
         allreduce: H100_ALLREDUCE,
+        sustained: 730.0 / 792.1,
         usd_per_hour: 2.69,
         price_source: "RunPod H100 SXM, 2026-05-22 (spheron.network)",
     },
@@ -330,6 +365,7 @@ pub static GPUS: &[Gpu] = &[
         hbm_share: Share { share: 3.18 / 3.35, source: "assumption: the H100 SXM's measured share (BabelStream Dot 3.18 of 3.35 TB/s); none measured on the PCIe card" },
         matmul: Share { share: MEDIAN_MATMUL_SHARE, source: "assumption: none measured on the PCIe card; the median of the measured NVIDIA shares (0.80–0.86)" },
         allreduce: A100_ALLREDUCE,
+        sustained: SUSTAINED_MEDIAN,
         usd_per_hour: 2.86,
         price_source: "Lambda 1× H100 PCIe, 2026-05-07 (techbytes.app)",
     },
@@ -353,6 +389,7 @@ pub static GPUS: &[Gpu] = &[
         hbm_share: Share { share: 4.48 / 4.8, source: "Azure AI-benchmarking-guide, ND H200 v5: BabelStream Dot (a read) 4.48 TB/s of 4.8" },
         matmul: Share { share: 821.0 / 989.0, source: "stas00/ml-engineering, compute/accelerator/README.md, § Maximum Achievable Matmul FLOPS comparison table (BF16 matmul, the best shape found): the GH200's Hopper GPU 821.0 of 989 TFLOP/s (CUDA 12.5), the H200's chip" },
         allreduce: H200_ALLREDUCE,
+        sustained: 708.5 / 821.0,
         usd_per_hour: 3.59,
         price_source: "RunPod H200, 2026-03-10 (deploybase.ai)",
     },
@@ -376,6 +413,7 @@ pub static GPUS: &[Gpu] = &[
         hbm_share: Share { share: 3000.0 / 3350.0, source: "deepseek-ai/FlashMLA README: up to 3000 GB/s memory-bound on the H800 SXM5, of 3.35 TB/s" },
         matmul: Share { share: 792.1 / 989.0, source: "stas00/ml-engineering, compute/accelerator/README.md, § Maximum Achievable Matmul FLOPS comparison table (BF16 matmul, the best shape found): H100 SXM 792.1 of 989 TFLOP/s, the H800's chip" },
         allreduce: H100_ALLREDUCE,
+        sustained: 730.0 / 792.1,
         usd_per_hour: 2.69,
         price_source: "assumption: H100 SXM's price (a China-market part, no public on-demand price)",
     },
@@ -399,6 +437,7 @@ pub static GPUS: &[Gpu] = &[
         hbm_share: Share { share: 0.92, source: "Azure HPC blog (GB200): 7.35 TB/s HBM bandwidth utilization, 92 % efficiency" },
         matmul: Share { share: MEDIAN_MATMUL_SHARE, source: "assumption: none measured in the table; the median of the measured NVIDIA shares (0.80–0.86)" },
         allreduce: H100_ALLREDUCE,
+        sustained: SUSTAINED_MEDIAN,
         usd_per_hour: 5.98,
         price_source: "RunPod B200, 2026-03-10 (deploybase.ai); $3.75–6.25 across providers",
     },
@@ -422,6 +461,7 @@ pub static GPUS: &[Gpu] = &[
         hbm_share: Share { share: MEDIAN_SHARE, source: "assumption: no measurement found; the median of the measured NVIDIA GPUs' shares (0.86–0.95)" },
         matmul: Share { share: 781.9 / 1300.0, source: "stas00/ml-engineering, compute/accelerator/README.md, § Maximum Achievable Matmul FLOPS comparison table (BF16 matmul, the best shape found): MI300X 781.9 of 1300 TFLOP/s (ROCm 6.2)" },
         allreduce: A100_ALLREDUCE,
+        sustained: SUSTAINED_MEDIAN,
         usd_per_hour: 1.99,
         price_source: "median MI300X on-demand price, 2026-05-18 (cliffcenter.com)",
     },
@@ -445,6 +485,7 @@ pub static GPUS: &[Gpu] = &[
         hbm_share: Share { share: MEDIAN_SHARE, source: "assumption: no measurement found; the median of the measured NVIDIA GPUs' shares (0.86–0.95)" },
         matmul: Share { share: 781.9 / 1300.0, source: "assumption: the MI300X's measured share, the same CDNA 3 chip (stas00/ml-engineering, compute/accelerator/README.md, § Maximum Achievable Matmul FLOPS comparison table (BF16 matmul, the best shape found): 781.9 of 1300)" },
         allreduce: A100_ALLREDUCE,
+        sustained: SUSTAINED_MEDIAN,
         usd_per_hour: 1.95,
         price_source: "TensorWave MI325X, 2026-05-18 (cliffcenter.com)",
     },
@@ -468,6 +509,7 @@ pub static GPUS: &[Gpu] = &[
         hbm_share: Share { share: MEDIAN_SHARE, source: "assumption: no measurement found; the median of the measured GPUs' shares (0.86–0.95)" },
         matmul: Share { share: MEDIAN_MATMUL_SHARE, source: "assumption: none measured; the median of the measured NVIDIA shares (0.80–0.86)" },
         allreduce: A100_ALLREDUCE,
+        sustained: SUSTAINED_MEDIAN,
         usd_per_hour: 0.79,
         price_source: "RunPod L40S, 2026-03-10 (deploybase.ai)",
     },
@@ -491,6 +533,7 @@ pub static GPUS: &[Gpu] = &[
         hbm_share: Share { share: MEDIAN_SHARE, source: "assumption: no measurement found (a copy benchmark reported more than the datasheet: the L2 cache); the median of the measured GPUs' shares" },
         matmul: Share { share: MEDIAN_MATMUL_SHARE, source: "assumption: none measured; the median of the measured NVIDIA shares (0.80–0.86)" },
         allreduce: A100_ALLREDUCE,
+        sustained: SUSTAINED_MEDIAN,
         usd_per_hour: 0.34,
         price_source: "RunPod RTX 4090, 2026-03-10 (deploybase.ai)",
     },
@@ -514,6 +557,7 @@ pub static GPUS: &[Gpu] = &[
         hbm_share: Share { share: MEDIAN_SHARE, source: "assumption: no measurement found; the median of the measured GPUs' shares (0.86–0.95)" },
         matmul: Share { share: MEDIAN_MATMUL_SHARE, source: "assumption: none measured; the median of the measured NVIDIA shares (0.80–0.86)" },
         allreduce: A100_ALLREDUCE,
+        sustained: SUSTAINED_MEDIAN,
         usd_per_hour: 1.57,
         price_source: "a blended V100 32GB price index, 2026-04-06 (signwl.com)",
     },
@@ -1002,6 +1046,8 @@ mod tests {
     fn allreduce_curves() {
         for g in GPUS {
             assert!(allreduce_source(g.name).is_some(), "{}", g.name);
+            assert!(sustained_source(g.name).is_some(), "{}", g.name);
+            assert!((0.8..=1.0).contains(&g.sustained), "{}", g.name);
             let p = g.allreduce.points;
             assert!(p.windows(2).all(|w| w[0].0 < w[1].0 && w[0].1 <= w[1].1), "{}", g.name);
         }

@@ -85,64 +85,75 @@ pub fn tensors(a: &Architecture) -> Vec<Tensor> {
         push(Role::Output, a.layers, h, v, 1);
     }
     push(Role::Norm, a.layers, h, 1, 1);
-    let layer = |i: u64, push: &mut dyn FnMut(Role, u64, u64, u64, u64)| {
-        push(Role::Norm, i, h, 1, 2);
-        let m = a.mla;
-        if m.is_on() {
-            let (rq, rkv, heads) = (m.q_lora_rank, m.kv_lora_rank, a.heads);
-            if rq > 0 {
-                push(Role::Linear, i, h, rq, 1);
-                push(Role::Norm, i, rq, 1, 1);
-                push(Role::Linear, i, rq, heads * (m.qk_head_dim + m.qk_rope_head_dim), 1);
-            } else {
-                push(Role::Query, i, h, heads * (m.qk_head_dim + m.qk_rope_head_dim), 1);
-            }
-            push(Role::Linear, i, h, rkv + m.qk_rope_head_dim, 1);
-            push(Role::Norm, i, rkv, 1, 1);
-            push(Role::Linear, i, rkv, heads * (m.qk_head_dim + m.v_head_dim), 1);
-            push(Role::AttnOut, i, heads * m.v_head_dim, h, 1);
-        } else {
-            let d = a.d_head() as u64;
-            push(Role::Query, i, h, a.heads * d, 1);
-            push(Role::Key, i, h, a.kv_heads * d, 1);
-            push(Role::Value, i, h, a.kv_heads * d, 1);
-            push(Role::AttnOut, i, a.heads * d, h, 1);
-        }
-        let gated = a.mlp_width_factor() > 1.0;
-        if a.is_moe_layer(i.min(a.layers.saturating_sub(1))) {
-            let (f, e, s) = (a.moe_ffn, a.experts, a.shared_experts);
-            push(Role::Router, i, h, e, 1);
-            if gated {
-                push(Role::ExpertGate, i, h, f, e);
-            }
-            push(Role::ExpertUp, i, h, f, e);
-            push(Role::ExpertDown, i, f, h, e);
-            if s > 0 {
-                if gated {
-                    push(Role::Gate, i, h, f, s);
-                }
-                push(Role::Up, i, h, f, s);
-                push(Role::Down, i, f, h, s);
-            }
-        } else {
-            if gated {
-                push(Role::Gate, i, h, a.ffn, 1);
-            }
-            push(Role::Up, i, h, a.ffn, 1);
-            push(Role::Down, i, a.ffn, h, 1);
-        }
-    };
-    for i in 0..a.layers {
-        layer(i, &mut push);
+    for i in 0..a.layers + a.mtp_layers {
+        push_layer(a, i, &mut push);
     }
-    // An MTP module: a layer of the last kind, its 2h → h projection and three norms.
-    for m in 0..a.mtp_layers {
-        let i = a.layers + m;
-        layer(i, &mut push);
+    out
+}
+
+/// The tensors of layer `i` alone (an MTP module's past the last layer), as
+/// [`tensors`] lists them: what the time that follows the shape reads per layer.
+pub fn layer_tensors(a: &Architecture, i: u64) -> Vec<Tensor> {
+    let mut out = Vec::new();
+    push_layer(a, i, &mut |role, layer, row: u64, outw: u64, count: u64| {
+        out.push(Tensor { role, layer, params: (row * outw * count) as f64, row, out: outw });
+    });
+    out
+}
+
+/// Layer `i`'s tensors; an MTP module (i ≥ L) is a layer of the last kind, its
+/// 2h → h projection and three norms.
+fn push_layer(a: &Architecture, i: u64, push: &mut dyn FnMut(Role, u64, u64, u64, u64)) {
+    let h = a.hidden;
+    push(Role::Norm, i, h, 1, 2);
+    let m = a.mla;
+    if m.is_on() {
+        let (rq, rkv, heads) = (m.q_lora_rank, m.kv_lora_rank, a.heads);
+        if rq > 0 {
+            push(Role::Linear, i, h, rq, 1);
+            push(Role::Norm, i, rq, 1, 1);
+            push(Role::Linear, i, rq, heads * (m.qk_head_dim + m.qk_rope_head_dim), 1);
+        } else {
+            push(Role::Query, i, h, heads * (m.qk_head_dim + m.qk_rope_head_dim), 1);
+        }
+        push(Role::Linear, i, h, rkv + m.qk_rope_head_dim, 1);
+        push(Role::Norm, i, rkv, 1, 1);
+        push(Role::Linear, i, rkv, heads * (m.qk_head_dim + m.v_head_dim), 1);
+        push(Role::AttnOut, i, heads * m.v_head_dim, h, 1);
+    } else {
+        let d = a.d_head() as u64;
+        push(Role::Query, i, h, a.heads * d, 1);
+        push(Role::Key, i, h, a.kv_heads * d, 1);
+        push(Role::Value, i, h, a.kv_heads * d, 1);
+        push(Role::AttnOut, i, a.heads * d, h, 1);
+    }
+    let gated = a.mlp_width_factor() > 1.0;
+    if a.is_moe_layer(i.min(a.layers.saturating_sub(1))) {
+        let (f, e, s) = (a.moe_ffn, a.experts, a.shared_experts);
+        push(Role::Router, i, h, e, 1);
+        if gated {
+            push(Role::ExpertGate, i, h, f, e);
+        }
+        push(Role::ExpertUp, i, h, f, e);
+        push(Role::ExpertDown, i, f, h, e);
+        if s > 0 {
+            if gated {
+                push(Role::Gate, i, h, f, s);
+            }
+            push(Role::Up, i, h, f, s);
+            push(Role::Down, i, f, h, s);
+        }
+    } else {
+        if gated {
+            push(Role::Gate, i, h, a.ffn, 1);
+        }
+        push(Role::Up, i, h, a.ffn, 1);
+        push(Role::Down, i, a.ffn, h, 1);
+    }
+    if i >= a.layers {
         push(Role::Linear, i, 2 * h, h, 1);
         push(Role::Norm, i, h, 1, 3);
     }
-    out
 }
 
 /// A ggml tensor type: (weights per block, bytes per block), `ggml-common.h`.

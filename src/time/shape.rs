@@ -4,7 +4,8 @@
 //!
 //! - Every matrix product of a layer (and the output layer) runs at the GPU's
 //!   maximum achievable matmul rate ([`crate::catalog::Gpu::matmul`], the best
-//!   shape's) times its tile and wave quantization: the output is cut into
+//!   shape's) as a training step's continuous load sustains it
+//!   ([`crate::catalog::Gpu::sustained`]) times its tile and wave quantization: the output is cut into
 //!   256 × 128 tiles, one per SM at a time, and the last wave and the last
 //!   tile of each row and column are paid whole (NVIDIA, "Matrix
 //!   Multiplication Background User's Guide", § Tile Quantization, § Wave
@@ -22,7 +23,7 @@
 //! ([`shape_rate`]): the step-time model divides the same hardware FLOPs by it.
 
 use crate::config::{Config, Recompute};
-use crate::serving::formats::{tensors, Role};
+use crate::serving::formats::{layer_tensors, Role};
 
 /// The output tile of one thread block: 256 rows by 128 columns, the tile of
 /// the guide's examples on the A100; a product of fewer rows takes the
@@ -115,7 +116,7 @@ fn layer_gemms(c: &Config, layer: u64, tokens: f64) -> Vec<(Gemm, f64)> {
     let t = c.layout.tp as f64;
     let (ep, etp) = (c.layout.ep as f64, c.layout.expert_tp() as f64);
     let mut out = Vec::new();
-    for x in tensors(&a).into_iter().filter(|x| x.layer == layer) {
+    for x in layer_tensors(&a, layer) {
         let (k, n) = (x.row as f64, x.out as f64);
         let count = x.params / (k * n).max(1.0);
         let column = Gemm { rows: tokens, cols: n / t, inner: k };
@@ -234,10 +235,12 @@ pub fn attention_pass(c: &Config) -> Pass {
     Pass { gemm: 0.0, attention: layers * gemm, memory: layers * bytes / bw }
 }
 
-/// The GPU's SMs, its best matmul rate (FLOP/s) and its achieved bandwidth (bytes/s).
+/// The GPU's SMs, the matmul rate it sustains under a training step's load
+/// (FLOP/s: the best shape's, as the clock settles under the power limit) and
+/// its achieved bandwidth (bytes/s).
 fn rates(c: &Config) -> (f64, f64, f64) {
     let g = c.system.gpu;
-    (g.sms as f64, g.matmul_tflops() * 1e12, g.achieved_hbm_gbs() * 1e9)
+    (g.sms as f64, g.sustained_tflops() * 1e12, g.achieved_hbm_gbs() * 1e9)
 }
 
 /// A micro-batch's tokens on one rank: b·s/cp.
@@ -293,7 +296,8 @@ const FA2_H100: ([(f64, f64); 6], f64) =
 /// length, FLOP/s: the measured share of the best matmul rate at that length
 /// (interpolated in log s, held at the ends), on Hopper the H100's, elsewhere
 /// the A100's (an assumption beyond those two GPUs), times the GPU's own best
-/// matmul rate.
+/// matmul rate as it sustains it (the clock that slows the products slows the
+/// attention's kernels alike).
 pub fn attention_rate(c: &Config) -> f64 {
     let g = c.system.gpu;
     let (points, best) = if (90..100).contains(&g.sm) { FA2_H100 } else { FA2_A100 };
@@ -308,7 +312,7 @@ pub fn attention_rate(c: &Config) -> f64 {
         let x = (s.ln() - points[i - 1].0.ln()) / (points[i].0.ln() - points[i - 1].0.ln());
         share(i - 1) + x * (share(i) - share(i - 1))
     };
-    at * g.matmul_tflops() * 1e12
+    at * g.sustained_tflops() * 1e12
 }
 
 #[cfg(test)]
@@ -357,9 +361,9 @@ mod tests {
     fn the_shape_rate_lies_between_its_kernels() {
         let c = crate::link::config("model=llama-3-8b&gpu=h100-80gb&convention=megatron&seq-len=8192").unwrap();
         let rate = shape_rate(&c);
-        let best = c.system.gpu.matmul_tflops() * 1e12;
+        let best = c.system.gpu.sustained_tflops() * 1e12;
         assert!(rate < best && rate > attention_rate(&c), "{rate}");
-        // FlashAttention-2 on an H100 at 8k: 308 TFLOP/s.
-        assert!((attention_rate(&c) / 1e12 - 308.0 / 792.1 * best / 1e12).abs() < 1e-9);
+        // FlashAttention-2 on an H100 at 8k: 308 TFLOP/s in a burst, 730/792.1 of it sustained.
+        assert!((attention_rate(&c) / 1e12 - 308.0 * 730.0 / 792.1 / 792.1 * 792.1).abs() < 1e-9);
     }
 }
