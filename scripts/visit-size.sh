@@ -120,7 +120,10 @@ cd "$(dirname "$0")/.."
 # 433 → 434 (issue 39): the optimizer's update as a step segment with its label in both languages,
 # the measured all-reduce bandwidth by message size for three GPUs (their sources left out of the
 # page), 0.4 KiB (432.6 → 433.0).
-CEILING_KIB=${CEILING_KIB:-434}
+# 434 → 438 (issue 39): τ from the shape as megatron's default on the page (the shape's kernels,
+# FlashAttention's curves, the sustained matmul rates, its note in both languages) and Megatron-LM's
+# 2021 and 2022 tables, eighteen rows at the default rate, in the throughput table, 4.6 KiB (433.0 → 437.6).
+CEILING_KIB=${CEILING_KIB:-438}
 # The stable toolchain's fallback build is about 28 KiB larger (scripts/build.sh says so loudly).
 if [ "$(cat target/wasm-toolchain.txt 2>/dev/null)" = stable ]; then
   CEILING_KIB=$((CEILING_KIB + 30))

@@ -706,9 +706,10 @@ fn planner_tries_every_pipeline_and_interleaving() {
     let fastest = ls.iter().find(|l| l.cp == 1).expect("a layout without cp");
     let bigscience =
         ls.iter().find(|l| (l.tp, l.pp, l.cp, l.dp) == (4, 12, 1, 8) && l.fits).expect("t 4 × p 12 × d 8 fits");
-    // The step-time model ranks it within 1 % of the fastest (t 4 × p 6 × d 16,
-    // whose 6-stage bubble at m = 128 is the smaller).
-    assert!(bigscience.seconds_per_sequence() <= 1.01 * fastest.seconds_per_sequence());
+    // The step-time model ranks it (micro-batch 2, as BigScience ran it) within 2 % of the
+    // fastest: at the shape's rate t 2 × p 24 × d 8 comes 1.2 % ahead, each rank's products
+    // twice as wide at half the tensor-parallel traffic.
+    assert!(bigscience.seconds_per_sequence() <= 1.02 * fastest.seconds_per_sequence());
     let r = tmath::evaluate(&bigscience.config(&b));
     assert_eq!((r.per_gpu.total().get(), r.step.total), (bigscience.needed_bytes, bigscience.step_seconds));
     assert!(r.warnings.iter().any(|w| w.code() == "pipeline-uneven"));
@@ -800,8 +801,10 @@ fn zero_bubble_and_dualpipe_schedules() {
 #[test]
 fn recomputation_is_hardware_work_under_megatron() {
     let base = [("model", "llama-3-405b"), ("tokens", "15.6T"), ("seq-len", "8192"), ("gpus", "16384"), ("tp", "8")];
-    let none = eval(&[base.as_slice(), &[("convention", "megatron")]].concat());
-    let full = eval(&[base.as_slice(), &[("convention", "megatron"), ("recompute", "full")]].concat());
+    // At one given τ (without it, τ follows the shape, recomputation's pass included).
+    let none = eval(&[base.as_slice(), &[("convention", "megatron"), ("tflops", "150")]].concat());
+    let full =
+        eval(&[base.as_slice(), &[("convention", "megatron"), ("tflops", "150"), ("recompute", "full")]].concat());
     assert_eq!(full.flops(), none.flops());
     assert_close(none.flops().get(), 3.8e25 * 1.08, 0.01, "model FLOPs with attention");
     assert_close(full.hardware_flops().get() / full.flops().get(), 4.0 / 3.0, 1e-12, "one more forward");

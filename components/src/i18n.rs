@@ -658,13 +658,30 @@ pub fn tau_default(lang: Lang, gpu: &str, share: f64) -> String {
     }
 }
 
-pub fn throughput_summary(lang: Lang, counted: usize, median: f64, limit: f64) -> String {
-    let (m, l) = (format!("{:.1}", 100.0 * median), format!("{:.0}", 100.0 * limit));
+/// Which τ the page uses under `megatron` when none is given: the shape's, and how it is found.
+pub fn tau_from_shape(lang: Lang, gpu: &str, sustained: f64) -> String {
+    let rate = format_sig(sustained);
     match lang {
         Lang::En => format!(
-            "{counted} measured runs beside their anchors; median |error| {m}\u{a0}% (accepted: {l}\u{a0}% each)."
+            "from this run's shape: each matrix product at its tiles' and waves' share of the {rate}\u{a0}TFLOP/s the {gpu} sustains, attention at FlashAttention's measured rate, the rest at the memory's bandwidth. A τ given overrides it."
         ),
-        Lang::Ko => format!("기준 실행을 뺀 실측 {counted}건의 오차 절댓값 중앙값은 {m}%입니다 (허용: 건마다 {l}%)."),
+        Lang::Ko => format!(
+            "이 실행의 행렬 크기에서 계산한 값: 행렬곱마다 {gpu}가 지속해서 내는 {rate}\u{a0}TFLOP/s에 타일·웨이브 양자화 몫을 곱하고, 어텐션은 FlashAttention 실측 속도, 나머지는 메모리 대역폭으로 계산합니다. τ를 입력하면 그 값을 씁니다."
+        ),
+    }
+}
+
+pub fn throughput_summary(lang: Lang, counted: usize, default: usize, median: f64) -> String {
+    let pct = |x: f64| format!("{:.0}", 100.0 * x);
+    let (m, mm, l) =
+        (format!("{:.1}", 100.0 * median), pct(tmath::throughput::MEDIAN_LIMIT), pct(tmath::throughput::ROW_LIMIT));
+    match lang {
+        Lang::En => format!(
+            "{counted} measured runs beside their anchors, {default} of them at the default τ with nothing taken from any run; median |error| {m}\u{a0}% (accepted: {mm}\u{a0}% the median, {l}\u{a0}% each)."
+        ),
+        Lang::Ko => format!(
+            "기준 실행을 뺀 실측 {counted}건(그중 {default}건은 어떤 실행에서도 값을 가져오지 않은 기본 τ)의 오차 절댓값 중앙값은 {m}%입니다 (허용: 중앙값 {mm}%, 건마다 {l}%)."
+        ),
     }
 }
 
@@ -1124,13 +1141,14 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "validation-rank-one" => ("a single GPU", "단일 GPU"),
         "throughput-title" => ("Step time: tokens per second per GPU", "스텝 시간: GPU당 초당 토큰 수"),
         "throughput-intro" => (
-            "Measured training throughput beside the step-time model's. The achieved rate τ belongs to the software as much as to the GPU (on H100s, 377 to 620 TFLOP/s here), so each run takes it from an anchor: a run of the same software on the same GPU, its measured tokens per second times this calculator's FLOPs per token. What the table tests is what the model adds to the compute: attention at other lengths, recomputation, the pipeline bubble and the communication of larger layouts. Anchors are shown, not counted.",
-            "실측 학습 처리량과 스텝 시간 모델의 값을 나란히 보여 줍니다. 실제 연산 속도 τ는 GPU만큼이나 소프트웨어에 달려 있으므로(여기서 H100은 377~620 TFLOP/s), 각 실행은 같은 소프트웨어·같은 GPU의 기준 실행에서 τ를 가져옵니다: 기준 실행의 실측 초당 토큰 수에 이 계산기의 토큰당 FLOP을 곱한 값입니다. 그래서 이 표가 검증하는 것은 모델이 연산에 더하는 부분입니다: 다른 시퀀스 길이에서 어텐션의 몫, 재계산, 파이프라인 버블, 더 큰 병렬 구성의 통신. 기준 실행은 보여 주되 오차 집계에는 넣지 않습니다.",
+            "Measured training throughput beside the step-time model's. Megatron-LM's runs (its 2021 and 2022 papers, NVIDIA's NeMo recipes) run at the default τ under megatron: the rate each run's own shape and layout reach, every matrix product at the rate its GPU sustains with its tiles' and waves' share, attention at FlashAttention's measured rate, nothing taken from any run. Eager PyTorch stacks (torchtitan, transformers) run kernels the shape does not model, so each of their runs takes τ from an anchor: a run of the same software on the same GPU, its measured tokens per second times this calculator's FLOPs per token. Anchors are shown, not counted.",
+            "실측 학습 처리량과 스텝 시간 모델의 값을 나란히 보여 줍니다. Megatron-LM의 실행(2021·2022년 논문, NVIDIA NeMo 레시피)은 Megatron 방식의 기본 τ로 계산합니다: 실행마다 그 행렬 크기와 병렬 구성에서 나오는 속도로, 행렬곱은 GPU가 지속해서 내는 속도에 타일·웨이브 양자화 몫을 곱하고 어텐션은 FlashAttention 실측 속도를 쓰며, 어떤 실행에서도 값을 가져오지 않습니다. 즉시 실행 방식의 PyTorch 스택(torchtitan, transformers)은 이 계산에 없는 커널을 돌리므로, 각 실행은 같은 소프트웨어·같은 GPU의 기준 실행에서 τ를 가져옵니다: 기준 실행의 실측 초당 토큰 수에 이 계산기의 토큰당 FLOP을 곱한 값입니다. 기준 실행은 보여 주되 오차 집계에는 넣지 않습니다.",
         ),
         "throughput-gpus" => ("GPUs", "GPU 수"),
         "throughput-tau" => ("τ, TFLOP/s (of peak)", "τ, TFLOP/s (최대치 대비)"),
         "throughput-measured" => ("measured tokens/s", "실측 토큰/s"),
         "throughput-anchor" => ("(anchor: its τ)", "(기준 실행: 이 τ의 출처)"),
+        "throughput-default" => ("(default τ: the shape's)", "(기본 τ: 행렬 크기에서 계산)"),
         "validation-gap-fp16-grads" => (
             "(fp16 gradients and their fp32 copy: 20 bytes/param, 18 here)",
             "(fp16 그래디언트와 그 fp32 사본: 파라미터당 20바이트, 여기서는 18바이트)",

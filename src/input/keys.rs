@@ -708,7 +708,7 @@ key_table! {
         name: "tflops", aliases: &[], kind: real(0.001, 1e9), help: help!("achieved TFLOP/s per GPU (not the datasheet peak)"),
         access: Access::Calc {
             get: |s| s.tflops.map(Value::Num),
-            shown: Some(|s| Value::Num(s.tflops.unwrap_or(s.gpu.achieved_tflops))),
+            shown: Some(|s| Value::Num(s.tflops.unwrap_or_else(|| s.default_tflops()))),
             set: |s, v| s.tflops = Some(v.num()),
         },
     },

@@ -572,6 +572,27 @@ impl Settings {
         })
     }
 
+    /// Whether τ follows the shape ([`crate::config::System::tau_from_shape`]):
+    /// under `megatron` with no `tflops` given, for a run that trains every
+    /// weight (an adapter's backward skips the frozen weights' gradients, which
+    /// the shape's pass times).
+    pub fn tau_from_shape(&self) -> bool {
+        self.tflops.is_none()
+            && self.convention == Convention::Megatron
+            && self.finetune == crate::finetune::Finetune::Full
+    }
+
+    /// τ as the page shows it before any is given, TFLOP/s: the shape's for
+    /// this run where τ follows the shape, else the GPU's default.
+    pub fn default_tflops(&self) -> f64 {
+        if self.tau_from_shape() {
+            if let Ok(c) = self.resolve() {
+                return c.tau() / 1e12;
+            }
+        }
+        self.gpu.achieved_tflops
+    }
+
     /// Prefill's achieved TFLOP/s after defaults: given, else the GPU's measured
     /// BF16 matmul ceiling ([`crate::catalog::Gpu::matmul_tflops`]), for FP8
     /// weights on a GPU with FP8 tensor cores (compute capability 8.9 and up:
@@ -745,6 +766,7 @@ impl Settings {
                 gpu: self.gpu,
                 gpu_mem_bytes: self.gpu_mem.map_or(self.gpu.mem_bytes(), |gb| gb * crate::units::Bytes::GIB),
                 flops_per_gpu: self.tflops.unwrap_or(self.gpu.achieved_tflops) * 1e12,
+                tau_from_shape: self.tau_from_shape(),
                 usd_per_gpu_hour: self.usd_per_gpu_hour.unwrap_or(self.gpu.usd_per_hour),
                 reserve_bytes: self.resolved_reserve_gb() * 1e9,
                 fragmentation: self.resolved_fragmentation_pct() / 100.0,

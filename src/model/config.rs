@@ -378,8 +378,11 @@ pub struct System {
     pub gpu: &'static Gpu,
     /// Usable memory per GPU in bytes.
     pub gpu_mem_bytes: f64,
-    /// Achieved FLOP/s per GPU (τ), not the datasheet peak.
+    /// Achieved FLOP/s per GPU (τ), not the datasheet peak: the `tflops` key's or the GPU's default.
     pub flops_per_gpu: f64,
+    /// τ follows the shape: under `megatron` without `tflops`, each layout's own
+    /// rate ([`crate::shape::shape_rate`]) in place of `flops_per_gpu` ([`Config::tau`]).
+    pub tau_from_shape: bool,
     pub usd_per_gpu_hour: f64,
     /// Memory per GPU the formulas leave out (CUDA context, NCCL, framework), bytes.
     pub reserve_bytes: f64,
@@ -493,6 +496,17 @@ pub struct Config {
 }
 
 impl Config {
+    /// The achieved FLOP/s per GPU the time is counted at: the shape's rate for
+    /// this very layout, micro-batch and recomputation where τ follows the
+    /// shape ([`System::tau_from_shape`]), else `flops_per_gpu`.
+    pub fn tau(&self) -> f64 {
+        if self.system.tau_from_shape {
+            crate::shape::shape_rate(self)
+        } else {
+            self.system.flops_per_gpu
+        }
+    }
+
     /// This configuration on another layout: the one way the planner, the
     /// remedies and the sweeps move a run. A new pipeline degree drops what
     /// was laid out for the old one (`pp-layout`, the first and last stages'

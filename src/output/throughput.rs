@@ -2,17 +2,16 @@
 //! (tokens per second per GPU) beside what the step-time model
 //! ([`crate::step::step_time`]) gives for the same run.
 //!
-//! The achieved rate τ is an input, and it belongs to the software as much as
-//! to the GPU: on H100s, NVIDIA's tuned Megatron-Core runs reach about 1.6×
-//! the rate torchtitan's eager FSDP run reaches. So each run takes τ from an
-//! *anchor*: another run of the same software on the same GPU, its measured
-//! tokens per second times the calculator's hardware FLOPs per token
-//! ([`hardware_flops_per_token`]). What the table then tests is everything the
-//! model adds to the compute: attention's share at other sequence lengths,
-//! recomputation, the bubble, and the tensor-, pipeline-, data- and
-//! context-parallel communication of larger layouts. An anchor is shown (its
-//! error is what the model adds to its own step) and is not counted.
-//! `docs/research/throughput.md` has each source's setup.
+//! Megatron-LM's runs (its 2021 and 2022 papers' tables, NVIDIA's NeMo
+//! recipes on Megatron-Core) run at the calculator's default rate: under
+//! `megatron` the rate their own shape and layout reach
+//! ([`crate::shape::shape_rate`]), nothing taken from any row. Eager PyTorch
+//! stacks (torchtitan, transformers) leave unfused kernels the shape does not
+//! time, so each of their runs takes τ from an *anchor*: another run of the
+//! same software on the same GPU, its measured tokens per second times the
+//! calculator's hardware FLOPs per token ([`hardware_flops_per_token`]). An
+//! anchor is shown (its error is what the model adds to its own step) and is
+//! not counted. `docs/research/throughput.md` has each source's setup.
 
 use crate::step::{hardware_flops_per_token, step_time, tokens_per_second_per_gpu};
 use crate::validation::{h200_bf16, llama_1b, llama_3b};
@@ -22,6 +21,10 @@ use crate::validation::{h200_bf16, llama_1b, llama_3b};
 pub enum Stack {
     /// NVIDIA's DGX Cloud benchmarking recipes: NeMo 24.09 on Megatron-Core, BF16.
     Nemo,
+    /// Megatron-LM as Narayanan et al. 2021 ran it (Table 1), fp16, on Selene's A100s.
+    MegatronLm2021,
+    /// Megatron-LM as Korthikanti et al. 2022 ran it (Table 5), on Selene's A100s.
+    MegatronLm2022,
     /// torchtitan (PyTorch FSDP2), eager, BF16.
     Torchtitan,
     /// torchtitan with `torch.compile` of each block, BF16.
@@ -34,6 +37,8 @@ impl Stack {
     pub fn name(self) -> &'static str {
         match self {
             Stack::Nemo => "NeMo (Megatron-Core)",
+            Stack::MegatronLm2021 => "Megatron-LM (2021)",
+            Stack::MegatronLm2022 => "Megatron-LM (2022)",
             Stack::Torchtitan => "torchtitan",
             Stack::TorchtitanCompiled => "torchtitan + torch.compile",
             Stack::Transformers => "transformers",
@@ -49,20 +54,34 @@ pub struct Row {
     pub stack: Stack,
     /// The model as its source names it.
     pub model: &'static str,
-    /// The run, as a link's query (its GPU and layout; τ comes from the anchor).
+    /// The run, as a link's query (its GPU and layout).
     pub query: &'static str,
     /// Measured tokens per second per GPU.
     pub measured: f64,
-    /// The row whose rate this one runs at; `None`: this row is its stack's anchor.
-    pub anchor: Option<&'static str>,
+    /// The rate it runs at.
+    pub rate: Rate,
     /// Where the figure and its setup are published.
     pub source: &'static str,
     /// Part of the setup is inferred (shown, not counted).
     pub inferred: bool,
 }
 
+/// The rate a row runs at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rate {
+    /// The calculator's default: nothing taken from any row (under `megatron`, the shape's).
+    Default,
+    /// This row is its stack's anchor: its own measured rate (shown, not counted).
+    Anchor,
+    /// The anchor row's rate, by its name.
+    Of(&'static str),
+}
+
 /// The largest |error| a counted row may have.
 pub const ROW_LIMIT: f64 = 0.25;
+
+/// The largest median |error| of the counted rows (issue 39).
+pub const MEDIAN_LIMIT: f64 = 0.08;
 
 const DGXC_8B: &str = "https://github.com/NVIDIA/dgxc-benchmarking/blob/v24.11.1/llama3.1/README_8b.md";
 const DGXC_70B: &str = "https://github.com/NVIDIA/dgxc-benchmarking/blob/v24.11.1/llama3.1/README_70b.md";
@@ -77,22 +96,64 @@ macro_rules! nemo {
     };
 }
 
+/// Narayanan et al. 2021's Table 1 (its authors' `examples/sc21/run_table_1.sh`
+/// @6985e58 gives heads, t, p, the batches and the interleaving): GPT models
+/// in fp16 on A100s, s 2048, V 51,200, full recomputation, the softmax before
+/// FlashAttention, Selene's one 200 Gb/s HDR link a GPU (§5).
+const NARAYANAN: &str = "https://arxiv.org/abs/2104.04473";
+macro_rules! narayanan {
+    ($rest:literal) => {
+        concat!(
+            "convention=megatron&gpu=a100-80gb&inter-node-gbs=25&precision=mixed&attention=standard&recompute=full&zero=0&mlp=gelu&tie-embeddings=1&vocab=51200&seq-len=2048&",
+            $rest
+        )
+    };
+}
+
+/// Tokens per second per GPU from Table 1's achieved TFLOP/s: its FLOPs per
+/// token, 96·l·h²·(1 + s/6h + V/16lh) with recomputation (§5.1, eq. 3), at s
+/// 2048 and V 51,200.
+const fn table_1(tflops: f64, layers: f64, hidden: f64) -> f64 {
+    let per_token =
+        96.0 * layers * hidden * hidden * (1.0 + 2048.0 / (6.0 * hidden) + 51_200.0 / (16.0 * layers * hidden));
+    tflops * 1e12 / per_token
+}
+
+/// Korthikanti et al. 2022's Tables 3 and 5: one iteration of GPT models on
+/// A100s with no data parallelism, t 8, s 2048, V 51,200, mixed precision,
+/// the softmax before FlashAttention, on Selene.
+const KORTHIKANTI: &str = "https://arxiv.org/abs/2205.05198";
+macro_rules! korthikanti {
+    ($rest:literal) => {
+        concat!(
+            "convention=megatron&gpu=a100-80gb&inter-node-gbs=25&precision=mixed&attention=standard&zero=0&mlp=gelu&tie-embeddings=1&vocab=51200&seq-len=2048&tp=8&dp=1&",
+            $rest
+        )
+    };
+}
+
+/// Tokens per second per GPU of one iteration of `sequences` of 2,048 tokens
+/// in `seconds` on `gpus`.
+const fn table_5(sequences: f64, seconds: f64, gpus: f64) -> f64 {
+    sequences * 2048.0 / (seconds * gpus)
+}
+
 const fn row(
     name: &'static str,
     stack: Stack,
     model: &'static str,
     query: &'static str,
     measured: f64,
-    anchor: Option<&'static str>,
+    rate: Rate,
     source: &'static str,
 ) -> Row {
-    Row { name, stack, model, query, measured, anchor, source, inferred: false }
+    Row { name, stack, model, query, measured, rate, source, inferred: false }
 }
 
-/// The table. How the runs were chosen: every BF16 row of a published table
-/// whose layout is stated in full (FP8 runs wait for FP8 in the step-time
-/// model), and this project's H200 runs. NeMo's aggregate tokens per second
-/// are divided by the GPUs here.
+/// The table. How the runs were chosen: every BF16 (2021: fp16) row of a
+/// published table whose layout is stated in full (FP8 runs wait for FP8 in
+/// the step-time model), and this project's H200 runs. NeMo's aggregate tokens
+/// per second are divided by the GPUs here.
 pub static ROWS: &[Row] = &[
     row(
         "nemo-8b-8",
@@ -100,7 +161,7 @@ pub static ROWS: &[Row] = &[
         "Llama 3.1 8B",
         nemo!("model=llama-3-8b&cp=2&dp=4&grad-accum=32"),
         10_153.0,
-        None,
+        Rate::Default,
         DGXC_8B,
     ),
     row(
@@ -109,7 +170,7 @@ pub static ROWS: &[Row] = &[
         "Llama 3.1 8B",
         nemo!("model=llama-3-8b&cp=2&dp=64&grad-accum=32"),
         10_006.0,
-        Some("nemo-8b-8"),
+        Rate::Default,
         DGXC_8B,
     ),
     row(
@@ -118,7 +179,7 @@ pub static ROWS: &[Row] = &[
         "Llama 3.1 70B",
         nemo!("model=llama-3-70b&tp=4&pp=4&vpp=5&cp=2&dp=2&grad-accum=64&sequence-parallel=1"),
         1_113.0,
-        Some("nemo-8b-8"),
+        Rate::Default,
         DGXC_70B,
     ),
     row(
@@ -127,7 +188,7 @@ pub static ROWS: &[Row] = &[
         "Llama 3.1 70B",
         nemo!("model=llama-3-70b&tp=4&pp=4&vpp=5&cp=2&dp=64&grad-accum=64&sequence-parallel=1"),
         1_098.0,
-        Some("nemo-8b-8"),
+        Rate::Default,
         DGXC_70B,
     ),
     row(
@@ -136,7 +197,7 @@ pub static ROWS: &[Row] = &[
         "Llama 3.1 405B",
         nemo!("model=llama-3-405b&tp=8&pp=9&vpp=7&cp=2&dp=4&grad-accum=63&sequence-parallel=1"),
         208.0,
-        Some("nemo-8b-8"),
+        Rate::Default,
         DGXC_405B,
     ),
     row(
@@ -145,8 +206,170 @@ pub static ROWS: &[Row] = &[
         "Llama 3.1 405B",
         nemo!("model=llama-3-405b&tp=8&pp=9&vpp=7&cp=2&dp=16&grad-accum=63&sequence-parallel=1"),
         203.0,
-        Some("nemo-8b-8"),
+        Rate::Default,
         DGXC_405B,
+    ),
+    row(
+        "megatron-2021-1.7b",
+        Stack::MegatronLm2021,
+        "GPT 1.7B",
+        narayanan!("layers=24&hidden=2304&heads=24&ffn=9216&tp=1&pp=1&dp=32&vpp=1&micro-batch=16&global-batch=512"),
+        table_1(137.0, 24.0, 2304.0),
+        Rate::Default,
+        NARAYANAN,
+    ),
+    row(
+        "megatron-2021-3.6b",
+        Stack::MegatronLm2021,
+        "GPT 3.6B",
+        narayanan!("layers=30&hidden=3072&heads=32&ffn=12288&tp=2&pp=1&dp=32&vpp=1&micro-batch=16&global-batch=512"),
+        table_1(138.0, 30.0, 3072.0),
+        Rate::Default,
+        NARAYANAN,
+    ),
+    row(
+        "megatron-2021-7.5b",
+        Stack::MegatronLm2021,
+        "GPT 7.5B",
+        narayanan!("layers=36&hidden=4096&heads=32&ffn=16384&tp=4&pp=1&dp=32&vpp=1&micro-batch=16&global-batch=512"),
+        table_1(142.0, 36.0, 4096.0),
+        Rate::Default,
+        NARAYANAN,
+    ),
+    row(
+        "megatron-2021-18.4b",
+        Stack::MegatronLm2021,
+        "GPT 18.4B",
+        narayanan!("layers=40&hidden=6144&heads=48&ffn=24576&tp=8&pp=1&dp=32&vpp=1&micro-batch=8&global-batch=1024"),
+        table_1(135.0, 40.0, 6144.0),
+        Rate::Default,
+        NARAYANAN,
+    ),
+    row(
+        "megatron-2021-39.1b",
+        Stack::MegatronLm2021,
+        "GPT 39.1B",
+        narayanan!("layers=48&hidden=8192&heads=64&ffn=32768&tp=8&pp=2&dp=32&vpp=1&micro-batch=4&global-batch=1536"),
+        table_1(138.0, 48.0, 8192.0),
+        Rate::Default,
+        NARAYANAN,
+    ),
+    row(
+        "megatron-2021-76.1b",
+        Stack::MegatronLm2021,
+        "GPT 76.1B",
+        narayanan!("layers=60&hidden=10240&heads=80&ffn=40960&tp=8&pp=4&dp=32&vpp=3&micro-batch=2&global-batch=1792"),
+        table_1(140.0, 60.0, 10240.0),
+        Rate::Default,
+        NARAYANAN,
+    ),
+    row(
+        "megatron-2021-145.6b",
+        Stack::MegatronLm2021,
+        "GPT 145.6B",
+        narayanan!("layers=80&hidden=12288&heads=96&ffn=49152&tp=8&pp=8&dp=24&vpp=2&micro-batch=2&global-batch=2304"),
+        table_1(148.0, 80.0, 12288.0),
+        Rate::Default,
+        NARAYANAN,
+    ),
+    row(
+        "megatron-2021-310.1b",
+        Stack::MegatronLm2021,
+        "GPT 310.1B",
+        narayanan!("layers=96&hidden=16384&heads=128&ffn=65536&tp=8&pp=16&dp=15&vpp=2&micro-batch=1&global-batch=2160"),
+        table_1(155.0, 96.0, 16384.0),
+        Rate::Default,
+        NARAYANAN,
+    ),
+    row(
+        "megatron-2021-529.6b",
+        Stack::MegatronLm2021,
+        "GPT 529.6B",
+        narayanan!("layers=105&hidden=20480&heads=128&ffn=81920&tp=8&pp=35&dp=9&vpp=3&micro-batch=1&global-batch=2520"),
+        table_1(163.0, 105.0, 20480.0),
+        Rate::Default,
+        NARAYANAN,
+    ),
+    row(
+        "megatron-2021-1008b",
+        Stack::MegatronLm2021,
+        "GPT 1008B",
+        narayanan!("layers=128&hidden=25600&heads=160&ffn=102400&tp=8&pp=64&dp=6&vpp=1&micro-batch=1&global-batch=3072"),
+        table_1(163.0, 128.0, 25600.0),
+        Rate::Default,
+        NARAYANAN,
+    ),
+    row(
+        "megatron-2022-22b-full",
+        Stack::MegatronLm2022,
+        "GPT 22B",
+        korthikanti!("recompute=full&layers=48&hidden=6144&heads=64&ffn=24576&pp=1&vpp=1&micro-batch=4&global-batch=4"),
+        table_5(4.0, 1.42, 8.0),
+        Rate::Default,
+        KORTHIKANTI,
+    ),
+    row(
+        "megatron-2022-22b-selective",
+        Stack::MegatronLm2022,
+        "GPT 22B",
+        korthikanti!("recompute=selective&sequence-parallel=1&layers=48&hidden=6144&heads=64&ffn=24576&pp=1&vpp=1&micro-batch=4&global-batch=4"),
+        table_5(4.0, 1.1, 8.0),
+        Rate::Default,
+        KORTHIKANTI,
+    ),
+    row(
+        "megatron-2022-175b-full",
+        Stack::MegatronLm2022,
+        "GPT 175B",
+        korthikanti!("recompute=full&layers=96&hidden=12288&heads=96&ffn=49152&pp=8&vpp=3&micro-batch=1&global-batch=64"),
+        table_5(64.0, 18.13, 64.0),
+        Rate::Default,
+        KORTHIKANTI,
+    ),
+    row(
+        "megatron-2022-175b-selective",
+        Stack::MegatronLm2022,
+        "GPT 175B",
+        korthikanti!("recompute=selective&sequence-parallel=1&layers=96&hidden=12288&heads=96&ffn=49152&pp=8&vpp=3&micro-batch=1&global-batch=64"),
+        table_5(64.0, 13.75, 64.0),
+        Rate::Default,
+        KORTHIKANTI,
+    ),
+    row(
+        "megatron-2022-530b-full",
+        Stack::MegatronLm2022,
+        "GPT 530B",
+        korthikanti!("recompute=full&layers=105&hidden=20480&heads=128&ffn=81920&pp=35&vpp=3&micro-batch=1&global-batch=280"),
+        table_5(280.0, 49.05, 280.0),
+        Rate::Default,
+        KORTHIKANTI,
+    ),
+    row(
+        "megatron-2022-530b-selective",
+        Stack::MegatronLm2022,
+        "GPT 530B",
+        korthikanti!("recompute=selective&sequence-parallel=1&layers=105&hidden=20480&heads=128&ffn=81920&pp=35&vpp=3&micro-batch=1&global-batch=280"),
+        table_5(280.0, 37.83, 280.0),
+        Rate::Default,
+        KORTHIKANTI,
+    ),
+    row(
+        "megatron-2022-1t-full",
+        Stack::MegatronLm2022,
+        "GPT 1T",
+        korthikanti!("recompute=full&layers=128&hidden=25600&heads=160&ffn=102400&pp=64&vpp=1&micro-batch=1&global-batch=512"),
+        table_5(512.0, 94.42, 512.0),
+        Rate::Default,
+        KORTHIKANTI,
+    ),
+    row(
+        "megatron-2022-1t-selective",
+        Stack::MegatronLm2022,
+        "GPT 1T",
+        korthikanti!("recompute=selective&sequence-parallel=1&layers=128&hidden=25600&heads=160&ffn=102400&pp=64&vpp=1&micro-batch=1&global-batch=512"),
+        table_5(512.0, 71.49, 512.0),
+        Rate::Default,
+        KORTHIKANTI,
     ),
     row(
         "torchtitan-8b-8",
@@ -154,7 +377,7 @@ pub static ROWS: &[Row] = &[
         "Llama 3.1 8B",
         "model=llama-3-8b&convention=megatron&gpu=h100-80gb&seq-len=8192&micro-batch=2&dp=8&zero=3&recompute=selective",
         5_762.0,
-        None,
+        Rate::Anchor,
         TORCHTITAN,
     ),
     row(
@@ -163,7 +386,7 @@ pub static ROWS: &[Row] = &[
         "Llama 3.1 8B",
         "model=llama-3-8b&convention=megatron&gpu=h100-80gb&seq-len=8192&micro-batch=2&dp=128&zero=3&recompute=selective",
         5_605.0,
-        Some("torchtitan-8b-8"),
+        Rate::Of("torchtitan-8b-8"),
         TORCHTITAN,
     ),
     row(
@@ -172,7 +395,7 @@ pub static ROWS: &[Row] = &[
         "Llama 3.1 8B",
         "model=llama-3-8b&convention=megatron&gpu=h100-80gb&seq-len=8192&micro-batch=2&dp=8&zero=3&recompute=selective",
         6_667.0,
-        None,
+        Rate::Anchor,
         TORCHTITAN,
     ),
     row(
@@ -181,17 +404,17 @@ pub static ROWS: &[Row] = &[
         "Llama 3.1 8B",
         "model=llama-3-8b&convention=megatron&gpu=h100-80gb&seq-len=8192&micro-batch=2&dp=128&zero=3&recompute=selective",
         6_514.0,
-        Some("torchtitan-compiled-8b-8"),
+        Rate::Of("torchtitan-compiled-8b-8"),
         TORCHTITAN,
     ),
-    row("h200-8b", Stack::Transformers, "Llama 3 8B", h200_bf16!("model=llama-3-8b&seq-len=4096&micro-batch=1"), 9_173.9, None, H200),
+    row("h200-8b", Stack::Transformers, "Llama 3 8B", h200_bf16!("model=llama-3-8b&seq-len=4096&micro-batch=1"), 9_173.9, Rate::Anchor, H200),
     row(
         "h200-8b-s8192-full",
         Stack::Transformers,
         "Llama 3 8B",
         h200_bf16!("model=llama-3-8b&seq-len=8192&micro-batch=1&recompute=full"),
         7_490.8,
-        Some("h200-8b"),
+        Rate::Of("h200-8b"),
         H200,
     ),
     row(
@@ -200,7 +423,7 @@ pub static ROWS: &[Row] = &[
         "Llama 3 8B",
         h200_bf16!("model=llama-3-8b&seq-len=2048&micro-batch=4&recompute=full"),
         8_311.0,
-        Some("h200-8b"),
+        Rate::Of("h200-8b"),
         H200,
     ),
     row(
@@ -209,7 +432,7 @@ pub static ROWS: &[Row] = &[
         "Llama 3.2 3B",
         llama_3b!("seq-len=4096&micro-batch=2"),
         20_219.9,
-        Some("h200-8b"),
+        Rate::Of("h200-8b"),
         H200,
     ),
     row(
@@ -218,7 +441,7 @@ pub static ROWS: &[Row] = &[
         "Llama 3.2 3B",
         llama_3b!("seq-len=8192&micro-batch=1&recompute=full"),
         14_899.2,
-        Some("h200-8b"),
+        Rate::Of("h200-8b"),
         H200,
     ),
     row(
@@ -227,7 +450,7 @@ pub static ROWS: &[Row] = &[
         "Llama 3.2 1B",
         llama_1b!("seq-len=4096&micro-batch=2"),
         47_381.8,
-        Some("h200-8b"),
+        Rate::Of("h200-8b"),
         H200,
     ),
     row(
@@ -236,7 +459,7 @@ pub static ROWS: &[Row] = &[
         "Llama 3.2 1B",
         llama_1b!("seq-len=4096&micro-batch=2&recompute=full"),
         38_757.3,
-        Some("h200-8b"),
+        Rate::Of("h200-8b"),
         H200,
     ),
     row(
@@ -245,7 +468,7 @@ pub static ROWS: &[Row] = &[
         "Llama 3.2 1B",
         llama_1b!("seq-len=8192&micro-batch=4&recompute=full"),
         37_199.2,
-        Some("h200-8b"),
+        Rate::Of("h200-8b"),
         H200,
     ),
 ];
@@ -254,7 +477,7 @@ pub static ROWS: &[Row] = &[
 #[derive(Clone, Copy, Debug)]
 pub struct Checked {
     pub row: &'static Row,
-    /// τ, FLOP/s per GPU: the anchor's measured tokens/s × its hardware FLOPs per token.
+    /// τ, FLOP/s per GPU: the default's, or the anchor's measured tokens/s × its hardware FLOPs per token.
     pub tau: f64,
     /// The τ as a share of the GPU's dense peak.
     pub peak_share: f64,
@@ -270,7 +493,7 @@ impl Checked {
     }
     /// Whether the row counts for the threshold and the median: not an anchor, its setup fully published.
     pub fn counts(&self) -> bool {
-        self.row.anchor.is_some() && !self.row.inferred
+        self.row.rate != Rate::Anchor && !self.row.inferred
     }
     pub fn within(&self) -> bool {
         !self.counts() || self.error().abs() <= ROW_LIMIT
@@ -279,13 +502,17 @@ impl Checked {
 
 /// Evaluates a row (`None` if its query or its anchor no longer loads, which a test forbids).
 pub fn check(row: &'static Row) -> Option<Checked> {
-    let anchor = match row.anchor {
-        None => row,
-        Some(name) => ROWS.iter().find(|r| r.name == name && r.anchor.is_none())?,
-    };
-    let tau = anchor.measured * hardware_flops_per_token(&crate::link::config(anchor.query)?);
     let mut c = crate::link::config(row.query)?;
-    c.system.flops_per_gpu = tau;
+    let anchor = match row.rate {
+        Rate::Default => None,
+        Rate::Anchor => Some(row),
+        Rate::Of(name) => Some(ROWS.iter().find(|r| r.name == name && r.rate == Rate::Anchor)?),
+    };
+    if let Some(anchor) = anchor {
+        c.system.flops_per_gpu = anchor.measured * hardware_flops_per_token(&crate::link::config(anchor.query)?);
+        c.system.tau_from_shape = false;
+    }
+    let tau = c.tau();
     let predicted = tokens_per_second_per_gpu(&c, &step_time(&c));
     Some(Checked {
         row,

@@ -177,6 +177,7 @@ const BACKWARD_MEMORY: f64 = 1.5;
 /// backward, and the recomputed forward where the run recomputes.
 pub fn layer_pass(c: &Config, layer: u64) -> Pass {
     let (sms, rate, bw) = rates(c);
+    let rate = rate * fp8_speedup(c);
     let tokens = tokens(c);
     let full = c.recompute == Recompute::Full;
     let mut gemm = 0.0;
@@ -241,6 +242,21 @@ pub fn attention_pass(c: &Config) -> Pass {
 fn rates(c: &Config) -> (f64, f64, f64) {
     let g = c.system.gpu;
     (g.sms as f64, g.sustained_tflops() * 1e12, g.achieved_hbm_gbs() * 1e9)
+}
+
+/// How much faster a layer's products run in FP8 training: all three of a
+/// linear layer's products (forward, the input's gradient, the weights')
+/// take FP8 inputs (DeepSeek-V3 §3.3.1; Transformer Engine's recipes) at the
+/// measured FP8 matmul ceiling over the BF16 one
+/// ([`crate::catalog::FP8_MATMUL_OVER_BF16`], 1.92), on a GPU with FP8 tensor
+/// cores (compute capability 8.9 and up); the attention and the output layer
+/// stay in BF16.
+fn fp8_speedup(c: &Config) -> f64 {
+    if c.dtypes.fp8 != crate::config::Fp8Recipe::None && c.system.gpu.sm >= 89 {
+        crate::catalog::FP8_MATMUL_OVER_BF16
+    } else {
+        1.0
+    }
 }
 
 /// A micro-batch's tokens on one rank: b·s/cp.

@@ -186,7 +186,7 @@ pub fn step_time(c: &Config) -> StepTime {
     let per_token = hardware_flops_per_token(c);
     let slowest = slowest_layers(c) as f64;
     let stage_share = slowest * p / a.layers.max(1) as f64;
-    let compute = tokens_per_step * per_token / (n * c.system.flops_per_gpu) * stage_share;
+    let compute = tokens_per_step * per_token / (n * c.tau()) * stage_share;
     let full = c.recompute == Recompute::Full;
     let act_bytes = model_bytes(c.dtypes.precision).0;
     // One micro-batch's activations at a layer boundary, of this rank's share of the sequence.

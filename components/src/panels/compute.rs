@@ -128,7 +128,7 @@ pub fn ComputeView(
                     <dd>{text(move || grouped(r.with(|r| r.gpu_hours())))}</dd>
                     <dd class="detail">
                         {text(move || r.with(|r| {
-                            let tau = format!("τ\u{a0}=\u{a0}{}\u{a0}TFLOP/s", format_sig(r.config.system.flops_per_gpu / 1e12));
+                            let tau = format!("τ\u{a0}=\u{a0}{}\u{a0}TFLOP/s", format_sig(r.config.tau() / 1e12));
                             // Under megatron the time runs on C plus the recomputation.
                             if r.hardware_flops() != r.flops() {
                                 format!("{tau} · {} {}\u{a0}FLOPs", ctx.t("with-recompute"), format_sig(r.hardware_flops().get()))
@@ -138,13 +138,21 @@ pub fn ComputeView(
                         }))}
                         <Explain item=Item::GpuHours />
                     </dd>
-                    // Which τ: the GPU's default says so, with its share of the dense peak and its source.
+                    // Which τ: the shape's says how it is found; the GPU's default says so, with its
+                    // share of the dense peak and its source.
                     {move || r.with(|r| {
                         let g = r.config.system.gpu;
-                        (mode == Mode::Page && r.config.system.flops_per_gpu == g.achieved_tflops * 1e12).then(|| {
+                        if mode != Mode::Page {
+                            None
+                        } else if r.config.system.tau_from_shape {
+                            let text = crate::i18n::tau_from_shape(ctx.lang.get(), g.label, g.sustained_tflops());
+                            Some(view! { <dd class="detail" data-testid="tau-source">{text}</dd> }.into_any())
+                        } else if r.config.system.flops_per_gpu == g.achieved_tflops * 1e12 {
                             let lead = crate::i18n::tau_default(ctx.lang.get(), g.label, g.achieved_tflops / g.peak_tflops);
-                            view! { <dd class="detail" data-testid="tau-source">{lead}<cite>{g.achieved_source}</cite></dd> }
-                        })
+                            Some(view! { <dd class="detail" data-testid="tau-source">{lead}<cite>{g.achieved_source}</cite></dd> }.into_any())
+                        } else {
+                            None
+                        }
                     })}
                 </div>
                 <div data-testid="days" data-days=text(move || days().to_string())>

@@ -12,6 +12,7 @@ use crate::tr::Tr;
 use leptos::prelude::*;
 use tmath::keys::K;
 use tmath::page::Lang;
+use tmath::throughput::Rate;
 use tmath::units::ByteUnit;
 use tmath::validation::{median_error, table, Checked, Framework, Metric, Published, Rank, MEDIAN_LIMIT};
 
@@ -292,14 +293,16 @@ pub fn Validation() -> impl IntoView {
     }
 }
 
-/// The step time against measured throughput (`tmath::throughput`): each run at
-/// the rate its anchor, the same software on the same GPU, achieved.
+/// The step time against measured throughput (`tmath::throughput`): Megatron-LM's
+/// runs at the default rate (the shape's), eager stacks' at the rate their anchor,
+/// the same software on the same GPU, achieved.
 #[component]
 fn Throughput() -> impl IntoView {
     let ctx = use_ctx();
     let rows = tmath::throughput::table();
     let summary = {
         let counted = rows.iter().filter(|r| r.counts()).count();
+        let default = rows.iter().filter(|r| r.row.rate == Rate::Default).count();
         let median = tmath::throughput::median_error(&rows);
         // Whole published runs at the GPU's default rate: GPU-hours against theirs.
         let whole: Vec<(&'static str, f64, f64)> = tmath::throughput::WHOLE_RUNS
@@ -308,7 +311,7 @@ fn Throughput() -> impl IntoView {
             .collect();
         move || {
             let lang = ctx.lang.get();
-            let mut text = crate::i18n::throughput_summary(lang, counted, median, tmath::throughput::ROW_LIMIT);
+            let mut text = crate::i18n::throughput_summary(lang, counted, default, median);
             for &(model, hours, published) in &whole {
                 text.push(' ');
                 text +=
@@ -332,7 +335,11 @@ fn Throughput() -> impl IntoView {
                     <th scope="row">
                         <span class="framework">{r.row.stack.name()}</span>" "
                         <a href=format!("?{}", r.row.query)>{run}</a>
-                        {r.row.anchor.is_none().then(|| view! { <span class="detail">" "<Tr key="throughput-anchor" /></span> })}
+                        {match r.row.rate {
+                            Rate::Anchor => Some(view! { <span class="detail">" "<Tr key="throughput-anchor" /></span> }),
+                            Rate::Default => Some(view! { <span class="detail">" "<Tr key="throughput-default" /></span> }),
+                            Rate::Of(_) => None,
+                        }}
                     </th>
                     <td class="num" data-label=th("throughput-gpus")>{r.layout.gpus()}</td>
                     <td class="num" data-label=th("throughput-tau")>{tau}</td>
