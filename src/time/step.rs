@@ -48,7 +48,7 @@ pub struct StepTime {
     /// What of the communication compute does not hide: the exposed tp, pp, dp, cp and ep.
     pub exposed_comm: f64,
     /// The optimizer's update of the rank's parameters once the gradients are reduced
-    /// ([`optimizer_step`]): memory-bound, between one step's backward and the next forward.
+    /// (`optimizer_step`): memory-bound, between one step's backward and the next forward.
     pub optimizer: f64,
     /// compute + bubble + exposed_comm + optimizer.
     pub total: f64,
@@ -175,7 +175,10 @@ pub fn bubble_share(c: &Config) -> f64 {
 /// - ep: per MoE layer and micro-batch, an all-to-all to the experts and one
 ///   back, forward and backward (two more with full recomputation), of each
 ///   rank's s/(cp·t)·b tokens × top-k × h; exposed;
-/// - the optimizer's update once the gradients are reduced ([`optimizer_step`]).
+/// - the optimizer's update once the gradients are reduced (`optimizer_step`: the
+///   rank holding the most parameters, the first or the last stage, its optimizer
+///   states read and written, its gradients read twice and zeroed, the master read
+///   and the weights written, at the achieved bandwidth).
 pub fn step_time(c: &Config) -> StepTime {
     let l = c.layout;
     let (t, p, cp) = (l.tp as f64, l.pp as f64, l.cp as f64);
@@ -184,7 +187,8 @@ pub fn step_time(c: &Config) -> StepTime {
     let a = c.arch;
     let tokens_per_step = parallel::tokens_per_step(c);
     let per_token = hardware_flops_per_token(c);
-    let slowest = slowest_layers(c) as f64;
+    let stages = candidate_stages(c);
+    let slowest = slowest_layers(c, &stages) as f64;
     let stage_share = slowest * p / a.layers.max(1) as f64;
     let compute = tokens_per_step * per_token / (n * c.tau()) * stage_share;
     let full = c.recompute == Recompute::Full;
@@ -258,7 +262,7 @@ pub fn step_time(c: &Config) -> StepTime {
     let tp_exposed = if c.tp_comm_overlap { (tp_comm - compute).max(0.0) } else { tp_comm };
     let bubble = (compute + tp_exposed + ep_exposed) * bubble_share(c);
     let exposed_comm = tp_exposed + pp_exposed + dp_exposed + cp_exposed + ep_exposed;
-    let optimizer = optimizer_step(c);
+    let optimizer = optimizer_step(c, &stages);
     StepTime {
         compute,
         bubble,
@@ -291,18 +295,19 @@ pub fn step_time(c: &Config) -> StepTime {
 /// weights; the next step's `zero_grad` writes the rank's whole gradient
 /// buffer. An optimizer offloaded to the CPU leaves the GPU no update to
 /// run (its CPU time is not modelled).
-pub fn optimizer_step(c: &Config) -> f64 {
+fn optimizer_step(c: &Config, stages: &[memory::Stage]) -> f64 {
     if c.offload.is_on() {
         return 0.0;
     }
     let trained = crate::finetune::trainable_params(c).get();
     let [weights, gradients, states] = memory::state_bytes_per_param(c).map(|b| b.0);
     let per_shard_param = 2.0 * states + 2.0 * gradients + weights + memory::master_bytes(c);
-    let p = c.layout.pp.max(1);
-    let bytes = [0, p - 1]
-        .into_iter()
-        .map(|i| {
-            let d = memory::stage_divisors(c, &memory::stage(c, i));
+    let last = c.layout.pp.max(1) - 1;
+    let bytes = stages
+        .iter()
+        .filter(|st| st.index == 0 || st.index == last)
+        .map(|st| {
+            let d = memory::stage_divisors(c, st);
             trained * (per_shard_param / d.optimizer + gradients / d.gradients)
         })
         .fold(0.0, f64::max);
@@ -316,17 +321,23 @@ pub fn hardware_flops_per_token(c: &Config) -> f64 {
     compute::compute(c).total().get() / c.tokens.get().max(1.0)
 }
 
-/// The most layers a stage holds: the pipeline runs at its pace. Without a
-/// layout string only the first, the second and the last stage can hold the
-/// most (the even split gives its extra layers to the first ones).
-fn slowest_layers(c: &Config) -> u64 {
+/// The stages that can be the slowest: without a layout string only the
+/// first, the second and the last can hold the most (the even split gives its
+/// extra layers to the first ones); with one, or under DualPipe, any.
+fn candidate_stages(c: &Config) -> Vec<memory::Stage> {
     let p = c.layout.pp.max(1);
     let any = c.pp_layout.is_some() || c.schedule == Schedule::DualPipe;
-    let candidates: Vec<u64> = if any { (0..p).collect() } else { vec![0, 1.min(p - 1), p - 1] };
+    let mut indices: Vec<u64> = if any { (0..p).collect() } else { vec![0, 1.min(p - 1), p - 1] };
+    indices.dedup();
+    indices.into_iter().map(|i| memory::stage(c, i)).collect()
+}
+
+/// The most layers a stage holds: the pipeline runs at its pace.
+fn slowest_layers(c: &Config, stages: &[memory::Stage]) -> u64 {
     // A DualPipe rank runs each micro-batch through one of its two stages: their mean.
     let per_micro_batch =
-        |s: memory::Stage| if c.schedule == Schedule::DualPipe { s.layers.div_ceil(2) } else { s.layers };
-    candidates.into_iter().map(|i| per_micro_batch(memory::stage(c, i))).max().unwrap_or(c.arch.layers)
+        |s: &memory::Stage| if c.schedule == Schedule::DualPipe { s.layers.div_ceil(2) } else { s.layers };
+    stages.iter().map(per_micro_batch).max().unwrap_or(c.arch.layers)
 }
 
 /// Tokens each GPU trains on per second at this step time.
