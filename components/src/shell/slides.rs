@@ -285,7 +285,8 @@ pub fn Slides() -> impl IntoView {
                 </nav>
             </header>
             {main}
-            <footer class="slide-foot"><Tr key="slides-help" /> " · " <Tr key="source-short" /></footer>
+            // The keys are the presenter's: once the deck is full screen (F), the audience sees the source alone.
+            <footer class="slide-foot"><span class="slide-help"><Tr key="slides-help" /> " · "</span><Tr key="source-short" /></footer>
         </div>
     }
 }
