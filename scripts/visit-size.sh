@@ -123,7 +123,10 @@ cd "$(dirname "$0")/.."
 # 434 → 438 (issue 39): τ from the shape as megatron's default on the page (the shape's kernels,
 # FlashAttention's curves, the sustained matmul rates, its note in both languages) and Megatron-LM's
 # 2021 and 2022 tables, eighteen rows at the default rate, in the throughput table, 4.6 KiB (433.0 → 437.6).
-CEILING_KIB=${CEILING_KIB:-438}
+# 438 → 439: a fresh reader's review of the new texts (the τ line and the table's summary reworded in
+# both languages, the 2021 rows' reason, a gradient type in the legend where it is not the weights'), 0.4 KiB
+# (437.6 → 438.0).
+CEILING_KIB=${CEILING_KIB:-439}
 # The stable toolchain's fallback build is about 28 KiB larger (scripts/build.sh says so loudly).
 if [ "$(cat target/wasm-toolchain.txt 2>/dev/null)" = stable ]; then
   CEILING_KIB=$((CEILING_KIB + 30))

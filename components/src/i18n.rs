@@ -661,12 +661,14 @@ pub fn tau_default(lang: Lang, gpu: &str, share: f64) -> String {
 /// Which τ the page uses under `megatron` when none is given: the shape's, and how it is found.
 pub fn tau_from_shape(lang: Lang, gpu: &str, sustained: f64) -> String {
     let rate = format_sig(sustained);
+    // "(80 GB)" stays on one line.
+    let gpu = gpu.replace(" GB)", "\u{a0}GB)");
     match lang {
         Lang::En => format!(
-            "from this run's shape: each matrix product at its tiles' and waves' share of the {rate}\u{a0}TFLOP/s the {gpu} sustains, attention at FlashAttention's measured rate, the rest at the memory's bandwidth. A τ given overrides it."
+            "computed from this run's shape: each matrix product at the {rate}\u{a0}TFLOP/s the {gpu} sustains times its tile- and wave-quantization efficiency, attention at FlashAttention's measured rate, the rest at memory bandwidth. Enter a τ to override it."
         ),
         Lang::Ko => format!(
-            "이 실행의 행렬 크기에서 계산한 값: 행렬곱마다 {gpu}가 지속해서 내는 {rate}\u{a0}TFLOP/s에 타일·웨이브 양자화 몫을 곱하고, 어텐션은 FlashAttention 실측 속도, 나머지는 메모리 대역폭으로 계산합니다. τ를 입력하면 그 값을 씁니다."
+            "이 학습 설정의 행렬 크기로 계산한 값: 행렬곱마다 {gpu}의 지속 처리량 {rate}\u{a0}TFLOP/s에 타일·웨이브 양자화 효율을 곱하고, 어텐션은 FlashAttention 실측 속도, 나머지는 메모리 대역폭으로 계산합니다. τ를 입력하면 그 값을 씁니다."
         ),
     }
 }
@@ -677,26 +679,28 @@ pub fn throughput_summary(lang: Lang, counted: usize, default: usize, median: f6
         (format!("{:.1}", 100.0 * median), pct(tmath::throughput::MEDIAN_LIMIT), pct(tmath::throughput::ROW_LIMIT));
     match lang {
         Lang::En => format!(
-            "{counted} measured runs beside their anchors, {default} of them at the default τ with nothing taken from any run; median |error| {m}\u{a0}% (accepted: {mm}\u{a0}% the median, {l}\u{a0}% each)."
+            "{counted} measured runs, anchors aside, {default} of them at the default τ with nothing taken from any run: median |error| {m}\u{a0}% (accepted: a median of {mm}\u{a0}%, {l}\u{a0}% for any run)."
         ),
         Lang::Ko => format!(
-            "기준 실행을 뺀 실측 {counted}건(그중 {default}건은 어떤 실행에서도 값을 가져오지 않은 기본 τ)의 오차 절댓값 중앙값은 {m}%입니다 (허용: 중앙값 {mm}%, 건마다 {l}%)."
+            "기준 실행을 뺀 실측 {counted}건(그중 {default}건은 실측값을 쓰지 않은 기본 τ로 계산)의 오차 절댓값 중앙값은 {m}%입니다 (허용: 중앙값 {mm}%, 각 건 {l}%)."
         ),
     }
 }
 
 /// A whole published run at the GPU's default rate: its GPU-hours against the published ones.
 pub fn whole_run_summary(lang: Lang, model: &str, hours: f64, published: f64, limit: f64) -> String {
-    let (e, l) = (format!("{:+.1}", 100.0 * (hours / published - 1.0)), format!("{:.0}", 100.0 * limit));
+    // A true minus sign, and the figure kept with its ending ("−8.1%입니다" on one line).
+    let (e, l) =
+        (format!("{:+.1}", 100.0 * (hours / published - 1.0)).replace('-', "−"), format!("{:.0}", 100.0 * limit));
     match lang {
         Lang::En => {
             let (h, p) = (format!("{:.2}", hours / 1e6), format!("{:.3}", published / 1e6));
             format!(
-                "{model}'s pre-training at the GPU's default rate: {h}M GPU-hours against the published {p}M ({e}\u{a0}%; accepted: {l}\u{a0}%)."
+                "{model}'s pre-training at the default τ: {h}M GPU-hours against the published {p}M GPU-hours ({e}\u{a0}%; accepted: {l}\u{a0}%)."
             )
         }
         Lang::Ko => format!(
-            "{model}의 사전 학습을 GPU 기본 처리량으로 계산하면 {}\u{a0}GPU\u{2011}시간이고, 공개값 {}\u{a0}GPU\u{2011}시간 대비 오차는 {e}%입니다 (허용: {l}%).",
+            "{model}의 사전 학습을 기본 τ로 계산하면 {}\u{a0}GPU\u{2011}시간이고, 공개값 {}\u{a0}GPU\u{2011}시간 대비 오차는 {e}%\u{2060}입니다 (허용: {l}%).",
             count4(hours),
             count4(published)
         ),
@@ -1141,14 +1145,14 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "validation-rank-one" => ("a single GPU", "단일 GPU"),
         "throughput-title" => ("Step time: tokens per second per GPU", "스텝 시간: GPU당 초당 토큰 수"),
         "throughput-intro" => (
-            "Measured training throughput beside the step-time model's. Megatron-LM's runs (its 2021 and 2022 papers, NVIDIA's NeMo recipes) run at the default τ under megatron: the rate each run's own shape and layout reach, every matrix product at the rate its GPU sustains with its tiles' and waves' share, attention at FlashAttention's measured rate, nothing taken from any run. Eager PyTorch stacks (torchtitan, transformers) run kernels the shape does not model, so each of their runs takes τ from an anchor: a run of the same software on the same GPU, its measured tokens per second times this calculator's FLOPs per token. Anchors are shown, not counted.",
-            "실측 학습 처리량과 스텝 시간 모델의 값을 나란히 보여 줍니다. Megatron-LM의 실행(2021·2022년 논문, NVIDIA NeMo 레시피)은 Megatron 방식의 기본 τ로 계산합니다: 실행마다 그 행렬 크기와 병렬 구성에서 나오는 속도로, 행렬곱은 GPU가 지속해서 내는 속도에 타일·웨이브 양자화 몫을 곱하고 어텐션은 FlashAttention 실측 속도를 쓰며, 어떤 실행에서도 값을 가져오지 않습니다. 즉시 실행 방식의 PyTorch 스택(torchtitan, transformers)은 이 계산에 없는 커널을 돌리므로, 각 실행은 같은 소프트웨어·같은 GPU의 기준 실행에서 τ를 가져옵니다: 기준 실행의 실측 초당 토큰 수에 이 계산기의 토큰당 FLOP을 곱한 값입니다. 기준 실행은 보여 주되 오차 집계에는 넣지 않습니다.",
+            "Measured training throughput beside the step-time model's. Megatron-LM's runs (its 2021 and 2022 papers, NVIDIA's NeMo recipes) run at the default τ under megatron: the rate each run's own shape and layout reach, every matrix product at the rate its GPU sustains with its tiles' and waves' share, attention at FlashAttention's measured rate, nothing taken from any run. Megatron-LM's 2021 runs read fast: that code reduced the gradients after the pipeline's flush and its kernels were slower than today's. Eager PyTorch stacks (torchtitan, transformers) run kernels the shape does not model, so each of their runs takes τ from an anchor: a run of the same software on the same GPU, its measured tokens per second times this calculator's FLOPs per token. Anchors are shown, not counted.",
+            "실측 학습 처리량과 스텝 시간 모델의 값을 나란히 보여 줍니다. Megatron-LM의 실행(2021·2022년 논문, NVIDIA NeMo 레시피)은 Megatron 방식의 기본 τ로 계산합니다: 실행마다 그 행렬 크기와 병렬 구성에서 나오는 속도로, 행렬곱은 GPU가 지속해서 내는 속도에 타일·웨이브 양자화 몫을 곱하고 어텐션은 FlashAttention 실측 속도를 쓰며, 어떤 실행에서도 값을 가져오지 않습니다. Megatron-LM의 2021년 실행은 실측보다 빠르게 나옵니다: 당시 코드는 파이프라인을 비운 뒤에야 그래디언트를 모았고, 커널도 지금보다 느렸습니다. 즉시 실행 방식의 PyTorch 스택(torchtitan, transformers)은 이 계산기가 모델링하지 않는 커널을 쓰므로, 각 실행은 같은 소프트웨어·같은 GPU의 기준 실행에서 τ를 가져옵니다: 기준 실행의 실측 초당 토큰 수에 이 계산기의 토큰당 FLOP을 곱한 값입니다. 기준 실행은 보여 주되 오차 집계에는 넣지 않습니다.",
         ),
         "throughput-gpus" => ("GPUs", "GPU 수"),
         "throughput-tau" => ("τ, TFLOP/s (of peak)", "τ, TFLOP/s (최대치 대비)"),
         "throughput-measured" => ("measured tokens/s", "실측 토큰/s"),
         "throughput-anchor" => ("(anchor: its τ)", "(기준 실행: 이 τ의 출처)"),
-        "throughput-default" => ("(default τ: the shape's)", "(기본 τ: 행렬 크기에서 계산)"),
+        "throughput-default" => ("(τ computed from the shape)", "(기본 τ: 행렬 크기로 계산)"),
         "validation-gap-fp16-grads" => (
             "(fp16 gradients and their fp32 copy: 20 bytes/param, 18 here)",
             "(fp16 그래디언트와 그 fp32 사본: 파라미터당 20바이트, 여기서는 18바이트)",
@@ -1479,8 +1483,8 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
         "step-optimizer" => ("optimizer update", "옵티마이저 업데이트"),
         "step-throughput" => ("tokens per second per GPU", "GPU당 초당 토큰 수"),
         "step-note-megatron" => (
-            "One model with the planner, and the days above are its steps: D ÷ (B·s) of them. τ is the rate of compute alone; how close this comes to measured runs: \"How close is this to reality\".",
-            "플래너와 같은 모델이며, 위의 학습 기간은 이 스텝을 D ÷ (B·s)번 반복한 값입니다. τ는 순수 연산 속도입니다. 실측과 얼마나 가까운지는 '이 계산은 실제와 얼마나 가까운가'에 있습니다.",
+            "The same step model as the planner's; the days above are this step repeated D ÷ (B·s) times. τ is the rate of compute alone; how close this comes to measured runs: \"How close is this to reality\".",
+            "플래너와 같은 계산 방식이며, 위의 학습 기간은 이 스텝을 D ÷ (B·s)번 반복한 값입니다. τ는 순수 연산 속도입니다. 실측과 얼마나 가까운지는 '이 계산은 실제와 얼마나 가까운가'에 있습니다.",
         ),
         "step-note-article" => (
             "One model with the planner. Under the article's convention the days stay C/(N·τ); under megatron they are this step's.",

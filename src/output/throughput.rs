@@ -104,7 +104,7 @@ const NARAYANAN: &str = "https://arxiv.org/abs/2104.04473";
 macro_rules! narayanan {
     ($rest:literal) => {
         concat!(
-            "convention=megatron&gpu=a100-80gb&inter-node-gbs=25&precision=mixed&attention=standard&recompute=full&zero=0&mlp=gelu&tie-embeddings=1&vocab=51200&seq-len=2048&",
+            "convention=megatron&gpu=a100-80gb&inter-node-gbs=25&attention=standard&recompute=full&zero=0&mlp=gelu&tie-embeddings=1&vocab=51200&seq-len=2048&",
             $rest
         )
     };
@@ -126,7 +126,7 @@ const KORTHIKANTI: &str = "https://arxiv.org/abs/2205.05198";
 macro_rules! korthikanti {
     ($rest:literal) => {
         concat!(
-            "convention=megatron&gpu=a100-80gb&inter-node-gbs=25&precision=mixed&attention=standard&zero=0&mlp=gelu&tie-embeddings=1&vocab=51200&seq-len=2048&tp=8&dp=1&",
+            "convention=megatron&gpu=a100-80gb&inter-node-gbs=25&attention=standard&zero=0&mlp=gelu&tie-embeddings=1&vocab=51200&seq-len=2048&tp=8&dp=1&",
             $rest
         )
     };

@@ -132,6 +132,12 @@ pub fn legend_of(ctx: Ctx, bars: Signal<Vec<Bar>>) -> Signal<Vec<(usize, String)
     Memo::new(move |_| {
         bars.with(|bars| {
             let shown = |i: usize| bars.iter().any(|b| b.segments.get(i).is_some_and(|&x| x > 0.0));
+            // Gradients kept in another type than the weights say which (Megatron-LM's fp32
+            // main_grad beside bf16 weights: why they stand twice as tall).
+            let grads = ctx.shown.with(|r| {
+                let [w, g, _] = tmath::memory::state_bytes_per_param(&r.config);
+                (g.0 != w.0).then(|| r.config.dtypes.grad_dtype.as_str())
+            });
             let parts = Part::ALL.iter().map(|&p| (p as usize, p.key()));
             parts
                 .chain([
@@ -139,7 +145,10 @@ pub fn legend_of(ctx: Ctx, bars: Signal<Vec<Bar>>) -> Signal<Vec<(usize, String)
                     (crate::charts::theme::KV_CACHE, "kv-cache"),
                 ])
                 .filter(|&(i, _)| shown(i))
-                .map(|(i, key)| (i, ctx.t(key).to_string()))
+                .map(|(i, key)| match grads {
+                    Some(dtype) if i == Part::Gradients as usize => (i, format!("{} ({dtype})", ctx.t(key))),
+                    _ => (i, ctx.t(key).to_string()),
+                })
                 .collect::<Vec<_>>()
         })
     })

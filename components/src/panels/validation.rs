@@ -91,7 +91,8 @@ fn run_words(lang: Lang, model: &str, query: &str, l: tmath::config::Layout, vpp
             (_, None) => {}
         }
     }
-    parts.join(", ")
+    // "ZeRO-0" stays on one line.
+    parts.join(", ").replace("ZeRO-", "ZeRO\u{2011}")
 }
 
 /// An error as every table here shows it: signed, one decimal, a true minus sign.
