@@ -241,7 +241,8 @@ fn StepBar() -> impl IntoView {
             {move || parts.get().into_iter().map(|(key, s, share, color)| view! {
                 <li>
                     <span class="swatch" style=format!("background:{}", crate::charts::theme::css_color(color)) aria-hidden="true"></span>
-                    {format!("{} {}\u{a0}s ({:.0}%)", ctx.t(key), format_sig(s), 100.0 * share)}
+                    // A part under 1 % says so rather than "(0%)".
+                    {format!("{} {}\u{a0}s ({})", ctx.t(key), format_sig(s), if share < 0.005 { "<1%".to_string() } else { format!("{:.0}%", 100.0 * share) })}
                 </li>
             }).collect_view()}
         </ul>
