@@ -949,11 +949,11 @@ pub fn finetune_words(lang: Lang, query: &str) -> String {
     format!("{name} r\u{a0}{rank} ({targets})")
 }
 
-/// One change of a key, as a person says it: "full recomputation", "ZeRO-3", "Data parallel d 16".
+/// One change of a key, as a person says it: "full recomputation", "ZeRO‑3", "Data parallel d 16".
 pub fn change_text(lang: Lang, k: K, value: &str) -> String {
     match k {
         K::Recompute => tr(lang, &format!("recompute-{value}")).to_string(),
-        K::Zero => format!("ZeRO-{value}"),
+        K::Zero => zero_stage(value),
         _ if k.row().is_switch() => {
             let on = value == "1";
             format!("{} {}", label(lang, k), tr(lang, if on { "on" } else { "off" }))
@@ -967,9 +967,14 @@ pub fn choice_text(lang: Lang, k: K, value: &str) -> String {
     let row = k.row();
     match row.choices().into_iter().find(|c| *c == value) {
         Some(c) => choice(lang, k, c).to_string(),
-        None if k == K::Zero => format!("ZeRO-{value}"),
+        None if k == K::Zero => zero_stage(value),
         None => value.to_string(),
     }
+}
+
+/// A ZeRO stage in running text, "ZeRO‑3": a non-breaking hyphen keeps it on one line.
+fn zero_stage(value: &str) -> String {
+    format!("ZeRO\u{2011}{value}")
 }
 
 /// Bytes per parameter: "16 B/param", "파라미터당 16바이트".

@@ -326,14 +326,14 @@ fn receipt(r: &Report) -> String {
     s += &format!(
         "  GPU-hours                  {:>10}   at {} TFLOP/s achieved per GPU{}\n",
         format_sig(r.gpu_hours()),
-        format_sig(c.tau() / 1e12),
+        format_sig(r.step.tau / 1e12),
         if c.system.tau_from_shape { " (from the shape)" } else { "" }
     );
     if c.system.tau_from_shape {
         // Where the rate comes from (issue 39): the shape and layout of this run, not one τ.
         s += &format!(
             "  rate from the shape        {:>10}   TFLOP/s: each matrix product at its tiles' and waves' share of {} TFLOP/s (the rate it sustains), attention at FlashAttention's, the rest at {} GB/s; tflops=N overrides it\n",
-            format_sig(c.tau() / 1e12),
+            format_sig(r.step.tau / 1e12),
             format_sig(c.system.gpu.sustained_tflops()),
             format_sig(c.system.gpu.achieved_hbm_gbs())
         );

@@ -84,14 +84,20 @@ impl Collective {
     /// The share of the link's rate a collective of `bytes` reaches: the measured
     /// bus bandwidth interpolated in log size, held at the ends, over the link.
     pub fn share(&self, bytes: f64) -> f64 {
-        let x = bytes.max(1.0).log2();
-        let p = self.points;
-        let busbw = match p.iter().position(|q| q.0 >= x) {
-            None => p[p.len() - 1].1,
-            Some(0) => p[0].1,
-            Some(i) => p[i - 1].1 + (x - p[i - 1].0) / (p[i].0 - p[i - 1].0) * (p[i].1 - p[i - 1].1),
-        };
-        busbw / self.link_gbs
+        interpolate(self.points, bytes.max(1.0).log2()) / self.link_gbs
+    }
+}
+
+/// A measured curve's value at `x`: linear between the points (`x`
+/// ascending) that hold it, held at the first and the last beyond them.
+pub fn interpolate(points: &[(f64, f64)], x: f64) -> f64 {
+    match points.iter().position(|q| q.0 >= x) {
+        None => points[points.len() - 1].1,
+        Some(0) => points[0].1,
+        Some(i) => {
+            let (a, b) = (points[i - 1], points[i]);
+            a.1 + (x - a.0) / (b.0 - a.0) * (b.1 - a.1)
+        }
     }
 }
 

@@ -720,7 +720,7 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
             substituted: format!(
                 "{} ÷ {} ÷ 3600 = {}",
                 n(r.hardware_flops().get()),
-                exponent(c.tau()),
+                exponent(r.step.tau),
                 grouped(r.gpu_hours())
             ),
             sources: &[Cite::Article(Section::ComputeRequirements)],
@@ -745,7 +745,7 @@ pub fn explain(r: &Report, item: Item, unit: ByteUnit) -> Explanation {
                 "{} ÷ ({} · {}) ÷ 86400 = {}",
                 n(r.hardware_flops().get()),
                 c.layout.gpus(),
-                n(c.tau()),
+                n(r.step.tau),
                 n(r.days())
             ),
             sources: &[Cite::Article(Section::ComputeRequirements)],

@@ -357,7 +357,7 @@ impl Report {
     /// the step-time model's, N GPUs for the run's steps.
     pub fn gpu_hours(&self) -> f64 {
         match self.config.convention {
-            Convention::Article => compute::gpu_hours(self.hardware_flops(), self.config.tau()),
+            Convention::Article => compute::gpu_hours(self.hardware_flops(), self.step.tau),
             Convention::Megatron => self.days() * 24.0 * self.config.layout.gpus() as f64,
         }
     }
@@ -368,7 +368,7 @@ impl Report {
     /// holds this against measured runs).
     pub fn days(&self) -> f64 {
         match self.config.convention {
-            Convention::Article => compute::days(self.hardware_flops(), self.config.layout.gpus(), self.config.tau()),
+            Convention::Article => compute::days(self.hardware_flops(), self.config.layout.gpus(), self.step.tau),
             Convention::Megatron => {
                 let steps = self.config.tokens.get() / parallel::tokens_per_step(&self.config).max(1.0);
                 steps * self.step.total / 86_400.0
@@ -476,7 +476,7 @@ pub fn warnings(
     if c.partition_activations && c.splits_sequence() {
         w.push(Warning::PartitionWithSequenceParallel);
     }
-    let tflops = c.tau() / 1e12;
+    let tflops = st.tau / 1e12;
     if tflops > c.system.gpu.peak_tflops {
         w.push(Warning::TflopsAbovePeak { tflops, peak: c.system.gpu.peak_tflops });
     }
@@ -706,7 +706,7 @@ impl Serialize for Report {
         o.serialize_field("global_batch", &self.global_batch())?;
         o.serialize_field("tokens_per_step", &self.tokens_per_step())?;
         o.serialize_field("dp_comm_bytes_per_step", &self.dp_comm().get())?;
-        o.serialize_field("tflops", &(c.tau() / 1e12))?;
+        o.serialize_field("tflops", &(self.step.tau / 1e12))?;
         o.serialize_field("tau_from_shape", &c.system.tau_from_shape)?;
         o.serialize_field("usd_per_gpu_hour", &c.system.usd_per_gpu_hour)?;
         o.serialize_field("convention", &c.convention)?;

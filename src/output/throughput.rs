@@ -96,17 +96,26 @@ macro_rules! nemo {
     };
 }
 
+/// A GPT run of Megatron-LM's papers on Selene's A100s: s 2048, V 51,200,
+/// GeLU, tied embeddings, the softmax before FlashAttention, no ZeRO, one
+/// 200 Gb/s HDR link a GPU (Narayanan et al. 2021, §5); each paper's own
+/// choices, then the run's.
+macro_rules! selene_gpt {
+    ($($part:expr),+) => {
+        concat!(
+            "convention=megatron&gpu=a100-80gb&inter-node-gbs=25&attention=standard&zero=0&mlp=gelu&tie-embeddings=1&vocab=51200&seq-len=2048&",
+            $($part),+
+        )
+    };
+}
+
 /// Narayanan et al. 2021's Table 1 (its authors' `examples/sc21/run_table_1.sh`
 /// @6985e58 gives heads, t, p, the batches and the interleaving): GPT models
-/// in fp16 on A100s, s 2048, V 51,200, full recomputation, the softmax before
-/// FlashAttention, Selene's one 200 Gb/s HDR link a GPU (§5).
+/// in fp16 with full recomputation.
 const NARAYANAN: &str = "https://arxiv.org/abs/2104.04473";
 macro_rules! narayanan {
     ($rest:literal) => {
-        concat!(
-            "convention=megatron&gpu=a100-80gb&inter-node-gbs=25&attention=standard&recompute=full&zero=0&mlp=gelu&tie-embeddings=1&vocab=51200&seq-len=2048&",
-            $rest
-        )
+        selene_gpt!("recompute=full&", $rest)
     };
 }
 
@@ -119,16 +128,12 @@ const fn table_1(tflops: f64, layers: f64, hidden: f64) -> f64 {
     tflops * 1e12 / per_token
 }
 
-/// Korthikanti et al. 2022's Tables 3 and 5: one iteration of GPT models on
-/// A100s with no data parallelism, t 8, s 2048, V 51,200, mixed precision,
-/// the softmax before FlashAttention, on Selene.
+/// Korthikanti et al. 2022's Tables 3 and 5: one iteration of GPT models in
+/// mixed precision with no data parallelism, t 8.
 const KORTHIKANTI: &str = "https://arxiv.org/abs/2205.05198";
 macro_rules! korthikanti {
     ($rest:literal) => {
-        concat!(
-            "convention=megatron&gpu=a100-80gb&inter-node-gbs=25&attention=standard&zero=0&mlp=gelu&tie-embeddings=1&vocab=51200&seq-len=2048&tp=8&dp=1&",
-            $rest
-        )
+        selene_gpt!("tp=8&dp=1&", $rest)
     };
 }
 
@@ -512,8 +517,8 @@ pub fn check(row: &'static Row) -> Option<Checked> {
         c.system.flops_per_gpu = anchor.measured * hardware_flops_per_token(&crate::link::config(anchor.query)?);
         c.system.tau_from_shape = false;
     }
-    let tau = c.tau();
-    let predicted = tokens_per_second_per_gpu(&c, &step_time(&c));
+    let st = step_time(&c);
+    let (tau, predicted) = (st.tau, tokens_per_second_per_gpu(&c, &st));
     Some(Checked {
         row,
         tau,

@@ -209,14 +209,14 @@ pub fn attention_pass(c: &Config) -> Pass {
     let a = c.arch;
     // Full recomputation re-runs the whole forward, selective the attention core alone
     // (Korthikanti et al. 2022, §5): either way the core's forward runs twice.
-    let full = c.recompute != Recompute::None;
+    let rerun = c.recompute != Recompute::None;
     let layers = a.attention_layers() as f64;
     let heads = a.heads as f64 / c.layout.tp as f64;
     let b = c.micro_batch as f64;
     if c.attention == crate::config::Attention::Flash {
         let s = c.seq_len as f64;
         let forward = 4.0 * b * a.causal_pairs(s) * a.attention_width() / (c.layout.tp * c.layout.cp) as f64;
-        let passes = if full { 4.5 } else { 3.5 };
+        let passes = if rerun { 4.5 } else { 3.5 };
         return Pass { attention: layers * passes * forward / attention_rate(c), ..Pass::default() };
     }
     let (sms, rate, bw) = rates(c);
@@ -230,9 +230,9 @@ pub fn attention_pass(c: &Config) -> Pass {
     let [qf, qd, qw] = per_pass(scores);
     let [vf, vd, vw] = per_pass(values);
     let forward = qf + vf;
-    let gemm = forward * if full { 2.0 } else { 1.0 } + qd + qw + vd + vw;
+    let gemm = forward * if rerun { 2.0 } else { 1.0 } + qd + qw + vd + vw;
     let elements = b * heads * s * s;
-    let bytes = elements * (9.0 * if full { 2.0 } else { 1.0 } + 11.0);
+    let bytes = elements * (9.0 * if rerun { 2.0 } else { 1.0 } + 11.0);
     Pass { gemm: 0.0, attention: layers * gemm, memory: layers * bytes / bw }
 }
 
@@ -318,17 +318,8 @@ pub fn attention_rate(c: &Config) -> f64 {
     let g = c.system.gpu;
     let (points, best) = if (90..100).contains(&g.sm) { FA2_H100 } else { FA2_A100 };
     let s = (c.seq_len as f64 / c.layout.cp as f64).max(1.0);
-    let share = |i: usize| points[i].1 / best;
-    let at = if s <= points[0].0 {
-        share(0)
-    } else if s >= points[5].0 {
-        share(5)
-    } else {
-        let i = points.iter().position(|p| p.0 >= s).unwrap_or(5);
-        let x = (s.ln() - points[i - 1].0.ln()) / (points[i].0.ln() - points[i - 1].0.ln());
-        share(i - 1) + x * (share(i) - share(i - 1))
-    };
-    at * g.sustained_tflops() * 1e12
+    let shares = points.map(|(length, rate)| (length.log2(), rate / best));
+    crate::catalog::interpolate(&shares, s.log2()) * g.sustained_tflops() * 1e12
 }
 
 #[cfg(test)]

@@ -52,6 +52,10 @@ pub struct StepTime {
     pub optimizer: f64,
     /// compute + bubble + exposed_comm + optimizer.
     pub total: f64,
+    /// The achieved FLOP/s per GPU the compute is counted at ([`Config::tau`]),
+    /// found once: where τ follows the shape, reading it means a pass through the model.
+    #[serde(skip)]
+    pub tau: f64,
 }
 
 impl StepTime {
@@ -190,7 +194,8 @@ pub fn step_time(c: &Config) -> StepTime {
     let stages = candidate_stages(c);
     let slowest = slowest_layers(c, &stages) as f64;
     let stage_share = slowest * p / a.layers.max(1) as f64;
-    let compute = tokens_per_step * per_token / (n * c.tau()) * stage_share;
+    let tau = c.tau();
+    let compute = tokens_per_step * per_token / (n * tau) * stage_share;
     let full = c.recompute == Recompute::Full;
     let act_bytes = model_bytes(c.dtypes.precision).0;
     // One micro-batch's activations at a layer boundary, of this rank's share of the sequence.
@@ -279,6 +284,7 @@ pub fn step_time(c: &Config) -> StepTime {
         exposed_comm,
         optimizer,
         total: compute + bubble + exposed_comm + optimizer,
+        tau,
     }
 }
 

@@ -128,7 +128,7 @@ pub fn ComputeView(
                     <dd>{text(move || grouped(r.with(|r| r.gpu_hours())))}</dd>
                     <dd class="detail">
                         {text(move || r.with(|r| {
-                            let tau = format!("τ\u{a0}=\u{a0}{}\u{a0}TFLOP/s", format_sig(r.config.tau() / 1e12));
+                            let tau = format!("τ\u{a0}=\u{a0}{}\u{a0}TFLOP/s", format_sig(r.step.tau / 1e12));
                             // Under megatron the time runs on C plus the recomputation.
                             if r.hardware_flops() != r.flops() {
                                 format!("{tau} · {} {}\u{a0}FLOPs", ctx.t("with-recompute"), format_sig(r.hardware_flops().get()))

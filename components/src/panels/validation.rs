@@ -91,8 +91,7 @@ fn run_words(lang: Lang, model: &str, query: &str, l: tmath::config::Layout, vpp
             (_, None) => {}
         }
     }
-    // "ZeRO-0" stays on one line.
-    parts.join(", ").replace("ZeRO-", "ZeRO\u{2011}")
+    parts.join(", ")
 }
 
 /// An error as every table here shows it: signed, one decimal, a true minus sign.
