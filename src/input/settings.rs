@@ -583,11 +583,14 @@ impl Settings {
     }
 
     /// τ as the page shows it before any is given, TFLOP/s: the shape's for
-    /// this run where τ follows the shape, else the GPU's default.
+    /// this run where τ follows the shape, to four significant digits (the
+    /// entry showed "578.29973…" cut by its box), else the GPU's default.
     pub fn default_tflops(&self) -> f64 {
         if self.tau_from_shape() {
             if let Ok(c) = self.resolve() {
-                return c.tau() / 1e12;
+                let tflops = c.tau() / 1e12;
+                let scale = 10f64.powi(3 - tflops.log10().floor() as i32);
+                return (tflops * scale).round() / scale;
             }
         }
         self.gpu.achieved_tflops
